@@ -1,0 +1,292 @@
+//===- GraphOps.td - graph dialect operations --------------*- tablegen -*-===//
+#ifndef MLC_GRAPH_OPS
+#define MLC_GRAPH_OPS
+
+include "GraphDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Graph_Tensor : StaticShapeTensorOf<[F32, I64, I32, I1]>;
+def Graph_FloatTensor : StaticShapeTensorOf<[F32]>;
+def Graph_NumericTensor : StaticShapeTensorOf<[F32, I64, I32]>;
+def Graph_BoolTensor : StaticShapeTensorOf<[I1]>;
+def Graph_IndexTensor : StaticShapeTensorOf<[I64, I32]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+// All graph ops are pure (so CSE/DCE apply) and infer their result type.
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic,
+         !listconcat(traits, [Pure, InferTypeOpAdaptor])>;
+
+class Graph_UnaryOp<string mnemonic, Type operandType, string desc>
+    : Graph_Op<mnemonic> {
+  let summary = desc;
+  let arguments = (ins operandType:$input);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+class Graph_BinaryOp<string mnemonic, Type operandType, string desc>
+    : Graph_Op<mnemonic> {
+  let summary = desc # " with numpy broadcasting";
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Constant
+//===----------------------------------------------------------------------===//
+
+def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike]> {
+  let summary = "constant tensor (weights are dense_resource blobs)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+def Graph_AddOp : Graph_BinaryOp<"add", Graph_NumericTensor, "addition">;
+def Graph_SubOp : Graph_BinaryOp<"sub", Graph_NumericTensor, "subtraction">;
+def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor, "multiplication">;
+def Graph_DivOp : Graph_BinaryOp<"div", Graph_NumericTensor,
+                                 "division (integers truncate toward zero)">;
+def Graph_PowOp : Graph_BinaryOp<"pow", Graph_FloatTensor, "power">;
+def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor,
+                                 "maximum (NaN propagates)">;
+def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor,
+                                 "minimum (NaN propagates)">;
+
+def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "negation">;
+def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "absolute value">;
+def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_NumericTensor, "max(x, 0)">;
+def Graph_ExpOp : Graph_UnaryOp<"exp", Graph_FloatTensor, "e^x">;
+def Graph_LogOp : Graph_UnaryOp<"log", Graph_FloatTensor, "natural log">;
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", Graph_FloatTensor, "square root">;
+def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor,
+                                  "reciprocal square root">;
+def Graph_TanhOp : Graph_UnaryOp<"tanh", Graph_FloatTensor, "tanh">;
+def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor,
+                                    "1 / (1 + e^-x)">;
+def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "error function">;
+
+def Graph_GeluOp : Graph_Op<"gelu"> {
+  let summary = "GELU: x * Phi(x), exact (erf) or tanh approximation";
+  let arguments = (ins Graph_FloatTensor:$input, UnitAttr:$tanh_approximation);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Graph_CompareOp : Graph_Op<"compare"> {
+  let summary = "elementwise comparison with broadcasting, bool result";
+  let arguments = (ins Graph_ComparePredicate:$predicate,
+                       Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+  let results = (outs Graph_BoolTensor:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_SelectOp : Graph_Op<"select"> {
+  let summary = "cond ? a : b, elementwise with broadcasting of all three";
+  let arguments = (ins Graph_BoolTensor:$condition, Graph_Tensor:$true_value,
+                       Graph_Tensor:$false_value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict "
+                       "`:` functional-type(operands, results)";
+}
+
+def Graph_CastOp : Graph_Op<"cast"> {
+  let summary = "element type conversion";
+  let description = [{
+    float -> int truncates toward zero; anything -> i1 is `x != 0`;
+    i1 -> number gives 0 or 1.
+  }];
+  let arguments = (ins Graph_Tensor:$input, TypeAttr:$to);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions and windows
+//===----------------------------------------------------------------------===//
+
+def Graph_MatMulOp : Graph_Op<"matmul"> {
+  let summary = "batched matrix product, batch dims broadcast";
+  let description = [{
+    `[..., M, K] x [..., K, N] -> [..., M, N]`; both operands have rank >= 2
+    and their leading (batch) dimensions broadcast like numpy.
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_Conv2DOp : Graph_Op<"conv2d"> {
+  let summary = "2-D convolution, NCHW input, OIHW filter, optional bias";
+  let description = [{
+    `pads` are [top, left, bottom, right]. The filter is
+    `[O, C / groups, KH, KW]`; the optional bias is `[O]`.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$filter,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$groups);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+class Graph_Pool2DOp<string mnemonic, string desc> : Graph_Op<mnemonic> {
+  let summary = desc # " over NCHW windows";
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_MaxPool2DOp : Graph_Pool2DOp<"maxpool2d", "max pooling"> {
+  let arguments = (ins Graph_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations);
+}
+
+def Graph_AvgPool2DOp : Graph_Pool2DOp<"avgpool2d", "average pooling"> {
+  let arguments = (ins Graph_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       BoolAttr:$count_include_pad);
+}
+
+def Graph_GlobalAvgPoolOp : Graph_Pool2DOp<"global_avgpool",
+                                           "mean over H and W"> {
+  let arguments = (ins Graph_FloatTensor:$input);
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
+  let summary = "inference batch normalization over channel axis 1";
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_FloatTensor:$bias, Graph_FloatTensor:$mean,
+                       Graph_FloatTensor:$variance, F32Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $bias `,` $mean `,` $variance "
+                       "attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_LayerNormOp : Graph_Op<"layer_norm"> {
+  let summary = "layer normalization over dims [axis, rank)";
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_FloatTensor:$bias, I64Attr:$axis,
+                       F32Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $bias attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+class Graph_SoftmaxBase<string mnemonic, string desc>
+    : Graph_Op<mnemonic> {
+  let summary = desc;
+  let arguments = (ins Graph_FloatTensor:$input, I64Attr:$axis);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+def Graph_SoftmaxOp : Graph_SoftmaxBase<"softmax", "softmax along axis">;
+def Graph_LogSoftmaxOp : Graph_SoftmaxBase<"log_softmax",
+                                           "log of softmax along axis">;
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Graph_ReduceOp<string mnemonic, Type operandType, string desc>
+    : Graph_Op<mnemonic> {
+  let summary = desc # " over the given axes";
+  let arguments = (ins operandType:$input, DenseI64ArrayAttr:$axes,
+                       BoolAttr:$keepdims);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", Graph_NumericTensor, "sum">;
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", Graph_FloatTensor, "mean">;
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", Graph_NumericTensor, "max">;
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Graph_ReshapeOp : Graph_Op<"reshape"> {
+  let summary = "reshape to `shape` (same element count, row-major order)";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_TransposeOp : Graph_Op<"transpose"> {
+  let summary = "permute dimensions: result dim i is input dim perm[i]";
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ConcatOp : Graph_Op<"concat"> {
+  let summary = "concatenation along axis";
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SliceOp : Graph_Op<"slice"> {
+  let summary = "strided slice with normalized, full-rank bounds";
+  let description = [{
+    For each dim d: elements starts[d], starts[d] + steps[d], ... below
+    ends[d], with 0 <= starts[d] <= ends[d] <= size[d] and steps[d] > 0.
+    Frontends normalize negative and out-of-range indices before this.
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherOp : Graph_Op<"gather"> {
+  let summary = "take entries of `data` along axis at `indices`";
+  let description = [{
+    Result shape is `data[:axis] + indices + data[axis+1:]`. Negative indices
+    count from the end; indices still out of range are clamped.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_PadOp : Graph_Op<"pad"> {
+  let summary = "constant padding";
+  let description = [{
+    `pads` has 2 * rank non-negative entries: all leading pads, then all
+    trailing pads. New elements are `value` (converted to the element type).
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$pads,
+                       F64Attr:$value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // MLC_GRAPH_OPS

@@ -1,0 +1,20 @@
+//===- Passes.h - mlc conversion passes -------------------------*- C++ -*-===//
+#ifndef MLC_CONVERSION_PASSES_H
+#define MLC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlc {
+#define GEN_PASS_DECL
+#include "Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+#endif // MLC_CONVERSION_PASSES_H

@@ -1,0 +1,16 @@
+//===- Passes.h - graph-level passes ----------------------------*- C++ -*-===//
+#ifndef MLC_TRANSFORMS_PASSES_H
+#define MLC_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlc::graph {
+#define GEN_PASS_DECL
+#include "Graph/GraphPasses.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Graph/GraphPasses.h.inc"
+} // namespace mlc::graph
+
+#endif // MLC_TRANSFORMS_PASSES_H

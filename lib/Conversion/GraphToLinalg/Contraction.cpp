@@ -1,0 +1,303 @@
+//===- Contraction.cpp - matmul, conv and pooling -> linalg.generic -------===//
+//
+// Contractions and sliding windows become one linalg.generic each with the
+// parallel loops first and the reduction loops innermost. Broadcast batch
+// dims and conv groups are expressed in indexing maps rather than copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::lowering;
+
+namespace {
+
+using utils::IteratorType;
+
+struct MatMulPattern : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getType();
+    auto lhsShape = op.getLhs().getType().getShape();
+    auto rhsShape = op.getRhs().getType().getShape();
+    int64_t outRank = outType.getRank();
+    int64_t batchRank = outRank - 2;
+    // Loops: batch..., m, n, k.
+    int64_t numLoops = outRank + 1;
+    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    auto operandMap = [&](ArrayRef<int64_t> shape, AffineExpr row,
+                          AffineExpr col) {
+      SmallVector<AffineExpr> exprs;
+      int64_t opBatch = shape.size() - 2;
+      for (int64_t i = 0; i < opBatch; ++i) {
+        int64_t outDim = batchRank - opBatch + i;
+        exprs.push_back(shape[i] == 1 && outType.getDimSize(outDim) != 1
+                            ? getAffineConstantExpr(0, ctx)
+                            : dim(outDim));
+      }
+      exprs.push_back(row);
+      exprs.push_back(col);
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    AffineExpr m = dim(batchRank), n = dim(batchRank + 1),
+               k = dim(batchRank + 2);
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < outRank; ++i)
+      outExprs.push_back(dim(i));
+    SmallVector<AffineMap> maps = {operandMap(lhsShape, m, k),
+                                   operandMap(rhsShape, k, n),
+                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<IteratorType> iterators(outRank, IteratorType::parallel);
+    iterators.push_back(IteratorType::reduction);
+    Value init = filledTensor(
+        rewriter, loc, outType,
+        scalarConstant(rewriter, loc, outType.getElementType(), 0.0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, outType, ValueRange{op.getLhs(), op.getRhs()}, init,
+        maps, iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value prod = mulScalar(b, l, a[0], a[1]);
+          linalg::YieldOp::create(b, l, addScalar(b, l, a[2], prod));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// Splits dim `d` of `value` into (groups, size / groups).
+Value splitDim(OpBuilder &b, Location loc, Value value, int64_t d,
+               int64_t groups) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0, j = 0; i < type.getRank(); ++i) {
+    if (i == d) {
+      shape.push_back(groups);
+      shape.push_back(type.getDimSize(i) / groups);
+      reassoc.push_back({j, j + 1});
+      j += 2;
+    } else {
+      shape.push_back(type.getDimSize(i));
+      reassoc.push_back({j++});
+    }
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      reassoc);
+}
+
+struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getType();
+    Type elt = outType.getElementType();
+    int64_t groups = op.getGroups();
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    auto p = op.getPads();
+
+    Value input =
+        padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
+                  {0, 0, p[2], p[3]}, scalarConstant(rewriter, loc, elt, 0.0));
+    // Groups become an explicit dim: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
+    // y [N,G,O/G,OH,OW].
+    Value x = splitDim(rewriter, loc, input, 1, groups);
+    Value w = splitDim(rewriter, loc, op.getFilter(), 0, groups);
+    auto out = outType.getShape();
+    auto groupedOutType = RankedTensorType::get(
+        {out[0], groups, out[1] / groups, out[2], out[3]}, elt);
+
+    Value init;
+    if (Value bias = op.getBias()) {
+      Value b2 = splitDim(rewriter, loc, bias, 0, groups);
+      auto biasMap = AffineMap::get(
+          5, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+      init = linalg::GenericOp::create(
+                 rewriter, loc, groupedOutType, b2,
+                 emptyTensor(rewriter, loc, groupedOutType),
+                 SmallVector<AffineMap>{
+                     biasMap, AffineMap::getMultiDimIdentityMap(5, ctx)},
+                 SmallVector<IteratorType>(5, IteratorType::parallel),
+                 [](OpBuilder &b, Location l, ValueRange a) {
+                   linalg::YieldOp::create(b, l, a[0]);
+                 })
+                 .getResult(0);
+    } else {
+      init = filledTensor(rewriter, loc, groupedOutType,
+                          scalarConstant(rewriter, loc, elt, 0.0));
+    }
+
+    // Loops: n, g, o, oh, ow | c, kh, kw.
+    auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    AffineExpr ih = e(3) * s[0] + e(6) * d[0];
+    AffineExpr iw = e(4) * s[1] + e(7) * d[1];
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0, {e(0), e(1), e(5), ih, iw}, ctx),
+        AffineMap::get(8, 0, {e(1), e(2), e(5), e(6), e(7)}, ctx),
+        AffineMap::get(8, 0, {e(0), e(1), e(2), e(3), e(4)}, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    iterators.append(3, IteratorType::reduction);
+    Value conv =
+        linalg::GenericOp::create(
+            rewriter, loc, groupedOutType, ValueRange{x, w}, init, maps,
+            iterators,
+            [](OpBuilder &b, Location l, ValueRange a) {
+              Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
+              linalg::YieldOp::create(
+                  b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
+            })
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, outType, conv,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    return success();
+  }
+};
+
+/// Sums (avg) or maxes (max) each window; `window` gives the loop bounds of
+/// the window dims, which appear in no other operand's shape.
+Value windowReduce(OpBuilder &b, Location loc, Value padded,
+                   RankedTensorType outType, ArrayRef<int64_t> kernel,
+                   ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                   bool isMax) {
+  MLIRContext *ctx = b.getContext();
+  Type elt = outType.getElementType();
+  auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // Loops: n, c, oh, ow | kh, kw.
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {e(0), e(1), e(2) * strides[0] + e(4) * dilations[0],
+                      e(3) * strides[1] + e(5) * dilations[1]},
+                     ctx),
+      AffineMap::get(6, 0, {e(4), e(5)}, ctx),
+      AffineMap::get(6, 0, {e(0), e(1), e(2), e(3)}, ctx)};
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.append(2, IteratorType::reduction);
+  Value window =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{kernel[0], kernel[1]},
+                              elt);
+  Value init = filledTensor(b, loc, outType,
+                            isMax ? lowestValue(b, loc, elt)
+                                  : scalarConstant(b, loc, elt, 0.0));
+  return linalg::GenericOp::create(
+             b, loc, outType, ValueRange{padded, window}, init, maps,
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange a) {
+               Value v = isMax ? maxScalar(nb, l, a[2], a[0])
+                               : addScalar(nb, l, a[2], a[0]);
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
+}
+
+struct MaxPoolPattern : OpRewritePattern<MaxPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elt = op.getType().getElementType();
+    auto p = op.getPads();
+    Value padded = padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
+                             {0, 0, p[2], p[3]},
+                             lowestValue(rewriter, loc, elt));
+    rewriter.replaceOp(op, windowReduce(rewriter, loc, padded, op.getType(),
+                                        op.getKernel(), op.getStrides(),
+                                        op.getDilations(), /*isMax=*/true));
+    return success();
+  }
+};
+
+struct AvgPoolPattern : OpRewritePattern<AvgPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AvgPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType outType = op.getType();
+    Type elt = outType.getElementType();
+    auto p = op.getPads();
+    auto k = op.getKernel();
+    auto s = op.getStrides();
+    int64_t ones[] = {1, 1};
+    Value padded = padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
+                             {0, 0, p[2], p[3]},
+                             scalarConstant(rewriter, loc, elt, 0.0));
+    Value sums = windowReduce(rewriter, loc, padded, outType, k, s, ones,
+                              /*isMax=*/false);
+    if (op.getCountIncludePad()) {
+      Value count = scalarConstant(rewriter, loc, elt, double(k[0] * k[1]));
+      rewriter.replaceOp(
+          op, buildElementwise(rewriter, loc, outType, sums,
+                               [&](OpBuilder &b, Location l, ValueRange a) {
+                                 return arith::DivFOp::create(b, l, a[0],
+                                                              count);
+                               }));
+      return success();
+    }
+    // Divide by the number of real (unpadded) elements under each window:
+    // per dim, |[o*s - pad, o*s - pad + k) intersected with [0, size)|.
+    auto inShape = op.getInput().getType().getShape();
+    Value result = buildElementwise(
+        rewriter, loc, outType, sums,
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          auto extent = [&](int64_t dim, int64_t stride, int64_t pad,
+                            int64_t kernel, int64_t size) -> Value {
+            Value o = linalg::IndexOp::create(b, l, dim);
+            auto c = [&](int64_t v) {
+              return arith::ConstantIndexOp::create(b, l, v);
+            };
+            Value start = arith::SubIOp::create(
+                b, l, arith::MulIOp::create(b, l, o, c(stride)), c(pad));
+            Value end = arith::AddIOp::create(b, l, start, c(kernel));
+            Value lo = arith::MaxSIOp::create(b, l, start, c(0));
+            Value hi = arith::MinSIOp::create(b, l, end, c(size));
+            return arith::SubIOp::create(b, l, hi, lo);
+          };
+          Value h = extent(2, s[0], p[0], k[0], inShape[2]);
+          Value w = extent(3, s[1], p[1], k[1], inShape[3]);
+          Value n = arith::MulIOp::create(b, l, h, w);
+          Value nInt = arith::IndexCastOp::create(b, l, b.getI64Type(), n);
+          Value nF = arith::SIToFPOp::create(b, l, elt, nInt);
+          return arith::DivFOp::create(b, l, a[0], nF);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct GlobalAvgPoolPattern : OpRewritePattern<GlobalAvgPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType outType = op.getType();
+    auto inShape = op.getInput().getType().getShape();
+    Value sums = buildReduction(rewriter, loc, op.getInput(), {2, 3},
+                                ReduceKind::Sum, /*keepDims=*/true);
+    Value count = scalarConstant(rewriter, loc, outType.getElementType(),
+                                 double(inShape[2] * inShape[3]));
+    rewriter.replaceOp(
+        op, buildElementwise(rewriter, loc, outType, sums,
+                             [&](OpBuilder &b, Location l, ValueRange a) {
+                               return arith::DivFOp::create(b, l, a[0], count);
+                             }));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlc::lowering::populateContractionPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatMulPattern, Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
+               GlobalAvgPoolPattern>(patterns.getContext());
+}

@@ -1,0 +1,172 @@
+//===- DataMovement.cpp - shape and indexing ops -> tensor/linalg ---------===//
+//
+// Reshape, slice and concat become tensor ops that bufferize to views or
+// in-place writes; transpose and gather become linalg ops; constants become
+// arith.constant keeping their dense_resource blobs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::lowering;
+
+namespace {
+
+struct ConstantPattern : OpRewritePattern<ConstantOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConstantOp op,
+                                PatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "constant is not a TypedAttr");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+struct ReshapePattern : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, reshapeTensor(rewriter, op.getLoc(), op.getInput(),
+                                         op.getType().getShape()));
+    return success();
+  }
+};
+
+struct TransposePattern : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Value init = emptyTensor(rewriter, op.getLoc(), op.getType());
+    auto t = linalg::TransposeOp::create(rewriter, op.getLoc(), op.getInput(),
+                                         init, op.getPerm());
+    rewriter.replaceOp(op, t.getResult());
+    return success();
+  }
+};
+
+struct ConcatPattern : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    Value result = emptyTensor(rewriter, loc, op.getType());
+    int64_t offset = 0;
+    for (Value in : op.getInputs()) {
+      auto type = cast<RankedTensorType>(in.getType());
+      SmallVector<OpFoldResult> offsets, sizes, strides;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        offsets.push_back(rewriter.getIndexAttr(d == axis ? offset : 0));
+        sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+        strides.push_back(rewriter.getIndexAttr(1));
+      }
+      result = tensor::InsertSliceOp::create(rewriter, loc, in, result,
+                                             offsets, sizes, strides);
+      offset += type.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SlicePattern : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t d = 0; d < op.getType().getRank(); ++d) {
+      offsets.push_back(rewriter.getIndexAttr(op.getStarts()[d]));
+      sizes.push_back(rewriter.getIndexAttr(op.getType().getDimSize(d)));
+      strides.push_back(rewriter.getIndexAttr(op.getSteps()[d]));
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        op, op.getType(), op.getInput(), offsets, sizes, strides);
+    return success();
+  }
+};
+
+struct PadPattern : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PadOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t rank = op.getInput().getType().getRank();
+    auto pads = op.getPads();
+    Value value =
+        scalarConstant(rewriter, op.getLoc(), op.getType().getElementType(),
+                       op.getValue().convertToDouble());
+    rewriter.replaceOp(op, padTensor(rewriter, op.getLoc(), op.getInput(),
+                                     pads.take_front(rank),
+                                     pads.drop_front(rank), value));
+    return success();
+  }
+};
+
+/// out[i.., j.., k..] = data[i.., clamp(wrap(indices[j..])), k..]
+struct GatherPattern : OpRewritePattern<GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getType();
+    Value data = op.getData();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    int64_t axis = op.getAxis();
+    int64_t idxRank = op.getIndices().getType().getRank();
+    int64_t outRank = outType.getRank();
+    int64_t axisSize = dataType.getDimSize(axis);
+
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t i = 0; i < idxRank; ++i)
+      idxExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(outRank, 0, idxExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(outRank, ctx)};
+    SmallVector<utils::IteratorType> iterators(outRank,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, outType, op.getIndices(),
+        emptyTensor(rewriter, loc, outType), maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          auto c = [&](int64_t v) {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
+          Value isNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                              idx, c(0));
+          Value wrapped = arith::SelectOp::create(
+              b, l, isNeg, arith::AddIOp::create(b, l, idx, c(axisSize)), idx);
+          // Out-of-range indices are clamped so bad data cannot read outside
+          // the tensor.
+          Value clamped = arith::MinSIOp::create(
+              b, l, arith::MaxSIOp::create(b, l, wrapped, c(0)),
+              c(axisSize - 1));
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < axis; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          coords.push_back(clamped);
+          for (int64_t d = axis + idxRank; d < outRank; ++d)
+            coords.push_back(linalg::IndexOp::create(b, l, d));
+          Value v = tensor::ExtractOp::create(b, l, data, coords);
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlc::lowering::populateDataMovementPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConstantPattern, ReshapePattern, TransposePattern,
+               ConcatPattern, SlicePattern, PadPattern, GatherPattern>(
+      patterns.getContext());
+}

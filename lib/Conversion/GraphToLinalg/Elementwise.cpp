@@ -1,0 +1,251 @@
+//===- Elementwise.cpp - elementwise graph ops -> linalg.generic ----------===//
+//
+// Every elementwise op (unary, binary, compare, select, cast) becomes one
+// broadcasting linalg.generic whose body is the scalar computation below.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::lowering;
+
+namespace {
+
+using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange);
+
+/// Lowers an op by applying a scalar function to its (broadcast) operands.
+template <typename OpTy>
+struct ElementwisePattern : OpRewritePattern<OpTy> {
+  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
+      : OpRewritePattern<OpTy>(ctx), fn(fn) {}
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, op->getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return fn(b, loc, args);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  ScalarFn fn;
+};
+
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+
+Value zeroLike(OpBuilder &b, Location loc, Value v) {
+  return scalarConstant(b, loc, v.getType(), 0.0);
+}
+
+Value lowerDiv(OpBuilder &b, Location loc, ValueRange a) {
+  if (isFloat(a[0]))
+    return arith::DivFOp::create(b, loc, a[0], a[1]);
+  // Integer x / 0 is defined as 0 and INT_MIN / -1 wraps, instead of the
+  // trap a bare sdiv would raise on bad data.
+  Value zero = zeroLike(b, loc, a[1]);
+  Value one = scalarConstant(b, loc, a[1].getType(), 1.0);
+  Value minusOne = scalarConstant(b, loc, a[1].getType(), -1.0);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a[1], zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a[1], minusOne);
+  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, a[1]);
+  Value quotient = arith::DivSIOp::create(b, loc, a[0], divisor);
+  Value negated = arith::SubIOp::create(b, loc, zero, a[0]);
+  Value special = arith::SelectOp::create(b, loc, isZero, zero, negated);
+  return arith::SelectOp::create(b, loc, unsafe, special, quotient);
+}
+
+Value lowerMin(OpBuilder &b, Location loc, ValueRange a) {
+  if (isFloat(a[0]))
+    return arith::MinimumFOp::create(b, loc, a[0], a[1]);
+  return arith::MinSIOp::create(b, loc, a[0], a[1]);
+}
+
+Value lowerNeg(OpBuilder &b, Location loc, ValueRange a) {
+  if (isFloat(a[0]))
+    return arith::NegFOp::create(b, loc, a[0]);
+  return arith::SubIOp::create(b, loc, zeroLike(b, loc, a[0]), a[0]);
+}
+
+Value lowerAbs(OpBuilder &b, Location loc, ValueRange a) {
+  if (isFloat(a[0]))
+    return math::AbsFOp::create(b, loc, a[0]);
+  return math::AbsIOp::create(b, loc, a[0]);
+}
+
+Value lowerSigmoid(OpBuilder &b, Location loc, ValueRange a) {
+  Value one = scalarConstant(b, loc, a[0].getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a[0]));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+
+Value geluFromCdfArg(OpBuilder &b, Location loc, Value x, Value phiCore) {
+  // 0.5 * x * (1 + phiCore)
+  Type t = x.getType();
+  Value half = scalarConstant(b, loc, t, 0.5);
+  Value one = scalarConstant(b, loc, t, 1.0);
+  Value s = arith::AddFOp::create(b, loc, one, phiCore);
+  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
+                               s);
+}
+
+Value lowerGeluErf(OpBuilder &b, Location loc, ValueRange a) {
+  Value scaled = arith::MulFOp::create(
+      b, loc, a[0], scalarConstant(b, loc, a[0].getType(), M_SQRT1_2));
+  return geluFromCdfArg(b, loc, a[0], math::ErfOp::create(b, loc, scaled));
+}
+
+Value lowerGeluTanh(OpBuilder &b, Location loc, ValueRange a) {
+  Type t = a[0].getType();
+  Value x = a[0];
+  Value x3 = arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, x, x),
+                                   x);
+  Value inner = arith::AddFOp::create(
+      b, loc, x,
+      arith::MulFOp::create(b, loc, scalarConstant(b, loc, t, 0.044715), x3));
+  Value arg = arith::MulFOp::create(
+      b, loc, scalarConstant(b, loc, t, std::sqrt(2.0 / M_PI)), inner);
+  return geluFromCdfArg(b, loc, x, math::TanhOp::create(b, loc, arg));
+}
+
+Value lowerSelect(OpBuilder &b, Location loc, ValueRange a) {
+  return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);
+}
+
+/// Lowers graph.gelu, choosing the variant from its attribute.
+struct GeluPattern : OpRewritePattern<GeluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GeluOp op,
+                                PatternRewriter &rewriter) const override {
+    ScalarFn fn = op.getTanhApproximation() ? lowerGeluTanh : lowerGeluErf;
+    Value result =
+        buildElementwise(rewriter, op.getLoc(), op.getType(),
+                         op->getOperands(),
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return fn(b, loc, args);
+                         });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ComparePattern : OpRewritePattern<CompareOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CompareOp op,
+                                PatternRewriter &rewriter) const override {
+    ComparePredicate pred = op.getPredicate();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), op.getType(), op->getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
+          if (isFloat(a[0])) {
+            // Ordered predicates (false on NaN), except ne, which is true on
+            // NaN as in IEEE and numpy.
+            arith::CmpFPredicate p;
+            switch (pred) {
+            case ComparePredicate::eq: p = arith::CmpFPredicate::OEQ; break;
+            case ComparePredicate::ne: p = arith::CmpFPredicate::UNE; break;
+            case ComparePredicate::lt: p = arith::CmpFPredicate::OLT; break;
+            case ComparePredicate::le: p = arith::CmpFPredicate::OLE; break;
+            case ComparePredicate::gt: p = arith::CmpFPredicate::OGT; break;
+            case ComparePredicate::ge: p = arith::CmpFPredicate::OGE; break;
+            }
+            return arith::CmpFOp::create(b, loc, p, a[0], a[1]);
+          }
+          arith::CmpIPredicate p;
+          switch (pred) {
+          case ComparePredicate::eq: p = arith::CmpIPredicate::eq; break;
+          case ComparePredicate::ne: p = arith::CmpIPredicate::ne; break;
+          case ComparePredicate::lt: p = arith::CmpIPredicate::slt; break;
+          case ComparePredicate::le: p = arith::CmpIPredicate::sle; break;
+          case ComparePredicate::gt: p = arith::CmpIPredicate::sgt; break;
+          case ComparePredicate::ge: p = arith::CmpIPredicate::sge; break;
+          }
+          return arith::CmpIOp::create(b, loc, p, a[0], a[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Scalar conversion between f32, i64, i32 and i1.
+Value convertScalar(OpBuilder &b, Location loc, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) {
+    Value zero = zeroLike(b, loc, x);
+    if (isa<FloatType>(from))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+  }
+  if (from.isInteger(1)) {
+    if (isa<FloatType>(to))
+      return arith::UIToFPOp::create(b, loc, to, x);
+    return arith::ExtUIOp::create(b, loc, to, x);
+  }
+  if (isa<FloatType>(from) && isa<FloatType>(to))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? Value(arith::ExtFOp::create(b, loc, to, x))
+               : Value(arith::TruncFOp::create(b, loc, to, x));
+  if (isa<FloatType>(from))
+    return arith::FPToSIOp::create(b, loc, to, x);
+  if (isa<FloatType>(to))
+    return arith::SIToFPOp::create(b, loc, to, x);
+  return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+             ? Value(arith::ExtSIOp::create(b, loc, to, x))
+             : Value(arith::TruncIOp::create(b, loc, to, x));
+}
+
+struct CastPattern : OpRewritePattern<CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    Type to = op.getType().getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), op.getType(), op->getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange a) {
+          return convertScalar(b, loc, a[0], to);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+#define MLC_EW(OP, BODY)                                                       \
+  patterns.add<ElementwisePattern<OP>>(                                        \
+      ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value { BODY; })
+  MLC_EW(AddOp, return addScalar(b, loc, a[0], a[1]));
+  MLC_EW(SubOp, return subScalar(b, loc, a[0], a[1]));
+  MLC_EW(MulOp, return mulScalar(b, loc, a[0], a[1]));
+  MLC_EW(DivOp, return lowerDiv(b, loc, a));
+  MLC_EW(PowOp, return math::PowFOp::create(b, loc, a[0], a[1]));
+  MLC_EW(MaxOp, return maxScalar(b, loc, a[0], a[1]));
+  MLC_EW(MinOp, return lowerMin(b, loc, a));
+  MLC_EW(NegOp, return lowerNeg(b, loc, a));
+  MLC_EW(AbsOp, return lowerAbs(b, loc, a));
+  MLC_EW(ReluOp, return maxScalar(b, loc, a[0], zeroLike(b, loc, a[0])));
+  MLC_EW(ExpOp, return math::ExpOp::create(b, loc, a[0]));
+  MLC_EW(LogOp, return math::LogOp::create(b, loc, a[0]));
+  MLC_EW(SqrtOp, return math::SqrtOp::create(b, loc, a[0]));
+  MLC_EW(RsqrtOp, return math::RsqrtOp::create(b, loc, a[0]));
+  MLC_EW(TanhOp, return math::TanhOp::create(b, loc, a[0]));
+  MLC_EW(SigmoidOp, return lowerSigmoid(b, loc, a));
+  MLC_EW(ErfOp, return math::ErfOp::create(b, loc, a[0]));
+  MLC_EW(SelectOp, return lowerSelect(b, loc, a));
+#undef MLC_EW
+  patterns.add<GeluPattern, ComparePattern, CastPattern>(ctx);
+}

@@ -1,0 +1,39 @@
+//===- GraphToLinalg.cpp - the convert-graph-to-linalg pass ---------------===//
+
+#include "LoweringUtils.h"
+#include "mlc/Conversion/Passes.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_CONVERTGRAPHTOLINALG
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+struct ConvertGraphToLinalg
+    : mlc::impl::ConvertGraphToLinalgBase<ConvertGraphToLinalg> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<mlc::graph::GraphDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect,
+                           func::FuncDialect>();
+    RewritePatternSet patterns(ctx);
+    mlc::lowering::populateElementwisePatterns(patterns);
+    mlc::lowering::populateContractionPatterns(patterns);
+    mlc::lowering::populateNormalizationPatterns(patterns);
+    mlc::lowering::populateDataMovementPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,216 @@
+//===- LoweringUtils.cpp - helpers shared by graph->linalg patterns -------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+
+namespace mlc::lowering {
+
+bool isFloatTensor(Value v) {
+  return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type elementType,
+                     double value) {
+  if (auto ft = dyn_cast<FloatType>(elementType))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(ft, value));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(elementType, static_cast<int64_t>(value)));
+}
+
+Value lowestValue(OpBuilder &b, Location loc, Type elementType) {
+  if (auto ft = dyn_cast<FloatType>(elementType))
+    return arith::ConstantOp::create(
+        b, loc,
+        b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(),
+                                           /*Negative=*/true)));
+  unsigned width = elementType.getIntOrFloatBitWidth();
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getIntegerAttr(elementType, APInt::getSignedMinValue(width)));
+}
+
+Value addScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value subScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::SubFOp::create(b, loc, x, y);
+  return arith::SubIOp::create(b, loc, x, y);
+}
+Value mulScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MulFOp::create(b, loc, x, y);
+  return arith::MulIOp::create(b, loc, x, y);
+}
+Value maxScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  // maximumf propagates NaN, matching numpy/PyTorch.
+  if (isa<FloatType>(x.getType()))
+    return arith::MaximumFOp::create(b, loc, x, y);
+  return arith::MaxSIOp::create(b, loc, x, y);
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
+  return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                 type.getElementType());
+}
+
+Value filledTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                   Value scalar) {
+  Value empty = emptyTensor(b, loc, type);
+  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+}
+
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> outShape) {
+  size_t offset = outShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, d] : llvm::enumerate(operandShape)) {
+    if (d == 1 && outShape[offset + i] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(outShape.size(), 0, exprs, ctx);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       ValueRange inputs, BodyBuilder body) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> outShape = resultType.getShape();
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(
+        ctx, cast<RankedTensorType>(in.getType()).getShape(), outShape));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(outShape.size(), ctx));
+  SmallVector<utils::IteratorType> iterators(outShape.size(),
+                                             utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, resultType);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  return generic.getResult(0);
+}
+
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, ReduceKind kind, bool keepDims) {
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank();
+  Type elt = inType.getElementType();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : axes)
+    reduced[a] = true;
+
+  // Loops: kept dims first (parallel), then reduced dims, so the output map
+  // is a plain prefix and tiling sees parallel loops outermost.
+  SmallVector<int64_t> outShape, loopToInput(rank);
+  SmallVector<AffineExpr> inExprs(rank);
+  int64_t loop = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!reduced[d]) {
+      outShape.push_back(inType.getDimSize(d));
+      inExprs[d] = getAffineDimExpr(loop++, ctx);
+    }
+  int64_t numParallel = loop;
+  for (int64_t d = 0; d < rank; ++d)
+    if (reduced[d])
+      inExprs[d] = getAffineDimExpr(loop++, ctx);
+
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < numParallel; ++i)
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(numParallel,
+                                             utils::IteratorType::parallel);
+  iterators.append(rank - numParallel, utils::IteratorType::reduction);
+
+  auto outType = RankedTensorType::get(outShape, elt);
+  Value identity = kind == ReduceKind::Sum ? scalarConstant(b, loc, elt, 0.0)
+                                           : lowestValue(b, loc, elt);
+  Value init = filledTensor(b, loc, outType, identity);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, outType, input, init, maps, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = kind == ReduceKind::Sum
+                          ? addScalar(nb, nloc, args[1], args[0])
+                          : maxScalar(nb, nloc, args[1], args[0]);
+            linalg::YieldOp::create(nb, nloc, v);
+          })
+          .getResult(0);
+  if (!keepDims)
+    return result;
+  SmallVector<int64_t> keptShape;
+  for (int64_t d = 0; d < rank; ++d)
+    keptShape.push_back(reduced[d] ? 1 : inType.getDimSize(d));
+  return reshapeTensor(b, loc, result, keptShape);
+}
+
+Value reshapeTensor(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<int64_t> shape) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  if (inType.getShape() == shape)
+    return input;
+  Type elt = inType.getElementType();
+  auto target = RankedTensorType::get(shape, elt);
+  // Reassociation of "all dims into one"; empty when either side is 0-d.
+  auto allInOne = [&](int64_t rank) {
+    SmallVector<ReassociationIndices> r;
+    if (rank == 0)
+      return r;
+    ReassociationIndices group;
+    for (int64_t i = 0; i < rank; ++i)
+      group.push_back(i);
+    r.push_back(group);
+    return r;
+  };
+  int64_t count = inType.getNumElements();
+  auto flatType = RankedTensorType::get({count}, elt);
+  Value flat = input;
+  if (inType.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           allInOne(inType.getRank()));
+  else if (inType.getRank() == 0)
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
+                                         allInOne(0));
+  if (shape.size() == 1)
+    return flat;
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, target, flat, allInOne(0));
+  return tensor::ExpandShapeOp::create(b, loc, target, flat,
+                                       allInOne(shape.size()));
+}
+
+Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Value value) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return input;
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < inType.getRank(); ++d)
+    shape.push_back(inType.getDimSize(d) + low[d] + high[d]);
+  auto outType = RankedTensorType::get(shape, inType.getElementType());
+  Value filled = filledTensor(b, loc, outType, value);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t d = 0; d < inType.getRank(); ++d) {
+    offsets.push_back(b.getIndexAttr(low[d]));
+    sizes.push_back(b.getIndexAttr(inType.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  return tensor::InsertSliceOp::create(b, loc, input, filled, offsets, sizes,
+                                       strides);
+}
+
+} // namespace mlc::lowering

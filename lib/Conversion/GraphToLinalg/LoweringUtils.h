@@ -1,0 +1,82 @@
+//===- LoweringUtils.h - helpers shared by graph->linalg patterns -*- C++ -*-===//
+//
+// Building blocks for lowering graph ops to linalg on tensors: broadcasting
+// elementwise generics, reductions, reshapes and padding. All patterns build
+// through these so every kernel has the same structure (one linalg op per
+// loop nest, parallel dims first), which later tiling and fusion rely on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef MLC_LIB_CONVERSION_GRAPHTOLINALG_LOWERINGUTILS_H
+#define MLC_LIB_CONVERSION_GRAPHTOLINALG_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlc::lowering {
+
+using BodyBuilder = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// Element type helpers.
+bool isFloatTensor(mlir::Value v);
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type elementType, double value);
+/// Lowest value of the element type (-inf for floats), the identity of max.
+mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Type elementType);
+
+/// Scalar arithmetic that picks the float or integer arith op.
+mlir::Value addScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value subScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value mulScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value maxScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type);
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::RankedTensorType type, mlir::Value scalar);
+
+/// Map from the loops of an all-parallel nest over `outShape` to the indices
+/// of an operand of shape `operandShape`, with numpy broadcasting (size-1
+/// dims that are broadcast read index 0).
+mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx,
+                             llvm::ArrayRef<int64_t> operandShape,
+                             llvm::ArrayRef<int64_t> outShape);
+
+/// One linalg.generic computing body(inputs...) for every element of a tensor
+/// of `resultType`, broadcasting inputs.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType,
+                             mlir::ValueRange inputs, BodyBuilder body);
+
+enum class ReduceKind { Sum, Max };
+/// Reduces `input` over the sorted `axes`; the result keeps size-1 dims at
+/// the reduced positions when keepDims, else drops them.
+mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, llvm::ArrayRef<int64_t> axes,
+                           ReduceKind kind, bool keepDims);
+
+/// Reshape between any two static shapes with the same element count
+/// (through a collapse to 1-D and an expand, which bufferize to views).
+mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value input, llvm::ArrayRef<int64_t> shape);
+
+/// Constant padding: low[d]/high[d] elements of `value` around each dim.
+mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
+                      mlir::Value value);
+
+/// Pattern population, one function per source file.
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
+void populateContractionPatterns(mlir::RewritePatternSet &patterns);
+void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace mlc::lowering
+
+#endif

@@ -1,0 +1,828 @@
+//===- GraphOps.cpp - graph dialect ops and shape inference ---------------===//
+//
+// Every graph op infers its result type here. Inference is the single place
+// where operand shapes, dtypes and attributes are checked against each other,
+// so its messages are what users see for a bad model: they name the operand
+// or attribute and the values involved.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+
+#include "Graph/GraphDialect.cpp.inc"
+#include "Graph/GraphEnums.cpp.inc"
+
+void GraphDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Graph/GraphOps.cpp.inc"
+      >();
+}
+
+Operation *GraphDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads an attribute from an adaptor. While an op is being parsed, its
+/// inherent attributes are still in the attribute dictionary rather than in
+/// properties, so look in both.
+template <typename AttrT, typename AdaptorT>
+AttrT readAttr(AdaptorT &adaptor, Attribute fromProperties, StringRef name) {
+  if (auto attr = llvm::dyn_cast_or_null<AttrT>(fromProperties))
+    return attr;
+  if (DictionaryAttr dict = adaptor.getAttributes())
+    return llvm::dyn_cast_or_null<AttrT>(dict.get(name));
+  return {};
+}
+#define GRAPH_ATTR(ADAPTOR, TYPE, NAME)                                        \
+  readAttr<TYPE>(ADAPTOR, ADAPTOR.getProperties().NAME, #NAME)
+
+std::string typeStr(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleave(shape, os, ",");
+  os << "]";
+  return s;
+}
+
+LogicalResult fail(std::optional<Location> loc, const Twine &message) {
+  return emitOptionalError(loc, message);
+}
+
+RankedTensorType rankedType(Value v) {
+  return llvm::dyn_cast_or_null<RankedTensorType>(v ? v.getType() : Type());
+}
+
+/// Fetches all operands as ranked tensors; the ODS constraints guarantee this
+/// once verified, but inference also runs on unverified ops (parser,
+/// importers), so check.
+LogicalResult getRanked(std::optional<Location> loc, ValueRange operands,
+                        SmallVectorImpl<RankedTensorType> &types) {
+  for (auto [i, v] : llvm::enumerate(operands)) {
+    auto t = rankedType(v);
+    if (!t || !t.hasStaticShape())
+      return fail(loc, "operand #" + Twine(i) +
+                           " must be a statically shaped ranked tensor, got " +
+                           (v ? typeStr(v.getType()) : std::string("null")));
+    types.push_back(t);
+  }
+  return success();
+}
+
+LogicalResult requireAttr(std::optional<Location> loc, Attribute attr,
+                          StringRef name) {
+  if (!attr)
+    return fail(loc, "requires attribute '" + name + "'");
+  return success();
+}
+
+LogicalResult broadcastAll(std::optional<Location> loc,
+                           ArrayRef<RankedTensorType> types,
+                           SmallVectorImpl<int64_t> &shape) {
+  shape.assign(types[0].getShape().begin(), types[0].getShape().end());
+  for (RankedTensorType t : types.drop_front()) {
+    SmallVector<int64_t> next;
+    if (!broadcastShapes(shape, t.getShape(), next)) {
+      std::string all;
+      for (auto [i, ty] : llvm::enumerate(types))
+        all += (i ? ", " : "") + typeStr(ty);
+      return fail(loc, "operands are not broadcast-compatible: " + all);
+    }
+    shape = std::move(next);
+  }
+  return success();
+}
+
+LogicalResult sameElementType(std::optional<Location> loc,
+                              ArrayRef<RankedTensorType> types,
+                              StringRef what) {
+  for (RankedTensorType t : types.drop_front())
+    if (t.getElementType() != types[0].getElementType())
+      return fail(loc, what + " must have the same element type, got " +
+                           typeStr(types[0].getElementType()) + " and " +
+                           typeStr(t.getElementType()));
+  return success();
+}
+
+/// Shared inference for elementwise binary ops.
+LogicalResult inferBinary(std::optional<Location> loc, ValueRange operands,
+                          SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, operands, types)) ||
+      failed(sameElementType(loc, types, "operands")) ||
+      failed(broadcastAll(loc, types, shape)))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult inferSame(std::optional<Location> loc, ValueRange operands,
+                        SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, operands, types)))
+    return failure();
+  results.push_back(types[0]);
+  return success();
+}
+
+/// Output size of one spatial dim of a sliding window.
+LogicalResult windowOutSize(std::optional<Location> loc, StringRef dimName,
+                            int64_t in, int64_t kernel, int64_t stride,
+                            int64_t padLo, int64_t padHi, int64_t dilation,
+                            int64_t &out) {
+  int64_t effective = (kernel - 1) * dilation + 1;
+  int64_t padded = in + padLo + padHi;
+  if (effective > padded)
+    return fail(loc, "window of effective size " + Twine(effective) +
+                         " does not fit in padded " + dimName + " size " +
+                         Twine(padded));
+  out = (padded - effective) / stride + 1;
+  return success();
+}
+
+LogicalResult checkPositive(std::optional<Location> loc, ArrayRef<int64_t> v,
+                            size_t expected, StringRef name, bool allowZero) {
+  if (v.size() != expected)
+    return fail(loc, "'" + name + "' must have " + Twine(expected) +
+                         " entries, got " + Twine(v.size()));
+  for (int64_t x : v)
+    if (x < 0 || (!allowZero && x == 0))
+      return fail(loc, "'" + name + "' entries must be " +
+                           (allowZero ? "non-negative" : "positive") +
+                           ", got " + shapeStr(v));
+  return success();
+}
+
+LogicalResult requireRank(std::optional<Location> loc, RankedTensorType t,
+                          int64_t rank, StringRef what) {
+  if (t.getRank() != rank)
+    return fail(loc, what + " must have rank " + Twine(rank) + ", got " +
+                         typeStr(t));
+  return success();
+}
+
+} // namespace
+
+bool mlc::graph::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                                 SmallVectorImpl<int64_t> &result) {
+  size_t rank = std::max(a.size(), b.size());
+  result.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return false;
+    result[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+LogicalResult mlc::graph::inferAndSetResultTypes(Operation *op) {
+  auto iface = dyn_cast<InferTypeOpInterface>(op);
+  if (!iface)
+    return success();
+  SmallVector<Type> types;
+  if (failed(iface.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), types)))
+    return failure();
+  if (types.size() != op->getNumResults())
+    return op->emitOpError("inferred ")
+           << types.size() << " result types for " << op->getNumResults()
+           << " results";
+  for (auto [res, type] : llvm::zip(op->getResults(), types))
+    res.setType(type);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constant
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &results) {
+  auto value = GRAPH_ATTR(adaptor, ElementsAttr, value);
+  if (failed(requireAttr(loc, value, "value")))
+    return failure();
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return fail(loc, "value must be a statically shaped tensor, got " +
+                         typeStr(value.getType()));
+  results.push_back(type);
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+#define GRAPH_BINARY_INFER(OP)                                                 \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferBinary(loc, adaptor.getOperands(), results);                   \
+  }
+GRAPH_BINARY_INFER(AddOp)
+GRAPH_BINARY_INFER(SubOp)
+GRAPH_BINARY_INFER(MulOp)
+GRAPH_BINARY_INFER(DivOp)
+GRAPH_BINARY_INFER(PowOp)
+GRAPH_BINARY_INFER(MaxOp)
+GRAPH_BINARY_INFER(MinOp)
+#undef GRAPH_BINARY_INFER
+
+#define GRAPH_SAME_INFER(OP)                                                   \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferSame(loc, adaptor.getOperands(), results);                     \
+  }
+GRAPH_SAME_INFER(NegOp)
+GRAPH_SAME_INFER(AbsOp)
+GRAPH_SAME_INFER(ReluOp)
+GRAPH_SAME_INFER(ExpOp)
+GRAPH_SAME_INFER(LogOp)
+GRAPH_SAME_INFER(SqrtOp)
+GRAPH_SAME_INFER(RsqrtOp)
+GRAPH_SAME_INFER(TanhOp)
+GRAPH_SAME_INFER(SigmoidOp)
+GRAPH_SAME_INFER(ErfOp)
+GRAPH_SAME_INFER(GeluOp)
+#undef GRAPH_SAME_INFER
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  SmallVector<Type> bcast;
+  if (failed(inferBinary(loc, adaptor.getOperands(), bcast)))
+    return failure();
+  results.push_back(cast<RankedTensorType>(bcast[0]).clone(
+      IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)))
+    return failure();
+  if (!types[0].getElementType().isInteger(1))
+    return fail(loc, "condition must be a bool (i1) tensor, got " +
+                         typeStr(types[0]));
+  if (failed(sameElementType(loc, {types[1], types[2]}, "selected values")) ||
+      failed(broadcastAll(loc, types, shape)))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, types[1].getElementType()));
+  return success();
+}
+
+LogicalResult CastOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto to = GRAPH_ATTR(adaptor, TypeAttr, to);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, to, "to")))
+    return failure();
+  Type elt = to.getValue();
+  if (!elt.isF32() && !elt.isInteger(64) && !elt.isInteger(32) &&
+      !elt.isInteger(1))
+    return fail(loc, "cannot cast to " + typeStr(elt) +
+                         ": supported element types are f32, i64, i32, i1");
+  results.push_back(types[0].clone(elt));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(sameElementType(loc, types, "matmul operands")))
+    return failure();
+  auto a = types[0].getShape(), b = types[1].getShape();
+  if (a.size() < 2 || b.size() < 2)
+    return fail(loc, "matmul operands must have rank >= 2, got " +
+                         typeStr(types[0]) + " and " + typeStr(types[1]));
+  if (a[a.size() - 1] != b[b.size() - 2])
+    return fail(loc, "matmul contraction dimensions differ: lhs " +
+                         typeStr(types[0]) + " has K = " +
+                         Twine(a[a.size() - 1]) + " but rhs " +
+                         typeStr(types[1]) + " has K = " +
+                         Twine(b[b.size() - 2]));
+  SmallVector<int64_t> batch;
+  if (!broadcastShapes(a.drop_back(2), b.drop_back(2), batch))
+    return fail(loc, "matmul batch dimensions are not broadcast-compatible: " +
+                         typeStr(types[0]) + " and " + typeStr(types[1]));
+  batch.push_back(a[a.size() - 2]);
+  batch.push_back(b[b.size() - 1]);
+  results.push_back(RankedTensorType::get(batch, types[0].getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Conv and pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto stridesA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides);
+  auto padsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads);
+  auto dilationsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations);
+  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, stridesA, "strides")) ||
+      failed(requireAttr(loc, padsA, "pads")) ||
+      failed(requireAttr(loc, dilationsA, "dilations")) ||
+      failed(requireAttr(loc, groupsA, "groups")) ||
+      failed(requireRank(loc, types[0], 4, "conv2d input")) ||
+      failed(requireRank(loc, types[1], 4, "conv2d filter")) ||
+      failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
+      failed(checkPositive(loc, padsA.asArrayRef(), 4, "pads", true)) ||
+      failed(checkPositive(loc, dilationsA.asArrayRef(), 2, "dilations",
+                           false)))
+    return failure();
+  auto in = types[0].getShape(), w = types[1].getShape();
+  int64_t groups = groupsA.getInt();
+  if (groups <= 0)
+    return fail(loc, "groups must be positive, got " + Twine(groups));
+  if (in[1] % groups != 0 || w[0] % groups != 0)
+    return fail(loc, "input channels (" + Twine(in[1]) +
+                         ") and output channels (" + Twine(w[0]) +
+                         ") must be divisible by groups (" + Twine(groups) +
+                         ")");
+  if (w[1] * groups != in[1])
+    return fail(loc, "filter " + typeStr(types[1]) + " expects " +
+                         Twine(w[1] * groups) +
+                         " input channels but the input " + typeStr(types[0]) +
+                         " has " + Twine(in[1]));
+  if (types.size() == 3) {
+    auto bias = types[2].getShape();
+    if (bias.size() != 1 || bias[0] != w[0])
+      return fail(loc, "bias must have shape [" + Twine(w[0]) + "], got " +
+                           typeStr(types[2]));
+  }
+  auto s = stridesA.asArrayRef(), p = padsA.asArrayRef(),
+       d = dilationsA.asArrayRef();
+  int64_t oh, ow;
+  if (failed(windowOutSize(loc, "height", in[2], w[2], s[0], p[0], p[2], d[0],
+                           oh)) ||
+      failed(windowOutSize(loc, "width", in[3], w[3], s[1], p[1], p[3], d[1],
+                           ow)))
+    return failure();
+  results.push_back(RankedTensorType::get({in[0], w[0], oh, ow},
+                                          types[0].getElementType()));
+  return success();
+}
+
+namespace {
+LogicalResult inferPool(std::optional<Location> loc, ValueRange operands,
+                        DenseI64ArrayAttr kernelA, DenseI64ArrayAttr stridesA,
+                        DenseI64ArrayAttr padsA, ArrayRef<int64_t> dilations,
+                        SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, operands, types)) ||
+      failed(requireAttr(loc, kernelA, "kernel")) ||
+      failed(requireAttr(loc, stridesA, "strides")) ||
+      failed(requireAttr(loc, padsA, "pads")) ||
+      failed(requireRank(loc, types[0], 4, "pooling input")) ||
+      failed(checkPositive(loc, kernelA.asArrayRef(), 2, "kernel", false)) ||
+      failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
+      failed(checkPositive(loc, padsA.asArrayRef(), 4, "pads", true)) ||
+      failed(checkPositive(loc, dilations, 2, "dilations", false)))
+    return failure();
+  auto in = types[0].getShape();
+  auto k = kernelA.asArrayRef(), s = stridesA.asArrayRef(),
+       p = padsA.asArrayRef();
+  // A pad as large as the window would give windows made only of padding.
+  if (p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1])
+    return fail(loc, "pads " + shapeStr(p) +
+                         " must be smaller than the kernel " + shapeStr(k));
+  int64_t oh, ow;
+  if (failed(windowOutSize(loc, "height", in[2], k[0], s[0], p[0], p[2],
+                           dilations[0], oh)) ||
+      failed(windowOutSize(loc, "width", in[3], k[1], s[1], p[1], p[3],
+                           dilations[1], ow)))
+    return failure();
+  results.push_back(RankedTensorType::get({in[0], in[1], oh, ow},
+                                          types[0].getElementType()));
+  return success();
+}
+} // namespace
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  auto dilations = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations);
+  if (failed(requireAttr(loc, dilations, "dilations")))
+    return failure();
+  return inferPool(loc, adaptor.getOperands(),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, kernel),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
+                   dilations.asArrayRef(), results);
+}
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  if (failed(requireAttr(loc, GRAPH_ATTR(adaptor, BoolAttr, count_include_pad),
+                         "count_include_pad")))
+    return failure();
+  int64_t ones[] = {1, 1};
+  return inferPool(loc, adaptor.getOperands(),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, kernel),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
+                   GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads), ones,
+                   results);
+}
+
+LogicalResult GlobalAvgPoolOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireRank(loc, types[0], 4, "global_avgpool input")))
+    return failure();
+  auto in = types[0].getShape();
+  results.push_back(
+      RankedTensorType::get({in[0], in[1], 1, 1}, types[0].getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, epsilon),
+                         "epsilon")))
+    return failure();
+  if (types[0].getRank() < 2)
+    return fail(loc, "batch_norm input must have rank >= 2 (N, C, ...), got " +
+                         typeStr(types[0]));
+  int64_t channels = types[0].getDimSize(1);
+  static const char *names[] = {"scale", "bias", "mean", "variance"};
+  for (int i = 1; i < 5; ++i)
+    if (types[i].getRank() != 1 || types[i].getDimSize(0) != channels)
+      return fail(loc, Twine("batch_norm ") + names[i - 1] +
+                           " must have shape [" + Twine(channels) +
+                           "] (the input's channel count), got " +
+                           typeStr(types[i]));
+  results.push_back(types[0]);
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, epsilon),
+                         "epsilon")))
+    return failure();
+  int64_t rank = types[0].getRank(), axis = axisA.getInt();
+  if (axis < 0 || axis >= rank)
+    return fail(loc, "layer_norm axis " + Twine(axis) +
+                         " must be in [0, " + Twine(rank) + ")");
+  auto normShape = types[0].getShape().drop_front(axis);
+  for (int i = 1; i < 3; ++i)
+    if (types[i].getShape() != normShape)
+      return fail(loc, Twine("layer_norm ") + (i == 1 ? "scale" : "bias") +
+                           " must have shape " + shapeStr(normShape) +
+                           ", got " + typeStr(types[i]));
+  results.push_back(types[0]);
+  return success();
+}
+
+namespace {
+template <typename AdaptorT>
+LogicalResult inferSoftmax(std::optional<Location> loc, AdaptorT &adaptor,
+                           IntegerAttr axisA, SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")))
+    return failure();
+  int64_t axis = axisA.getInt(), rank = types[0].getRank();
+  if (axis < 0 || axis >= rank)
+    return fail(loc, "axis " + Twine(axis) + " must be in [0, " +
+                         Twine(rank) + ")");
+  results.push_back(types[0]);
+  return success();
+}
+} // namespace
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  return inferSoftmax(loc, adaptor, GRAPH_ATTR(adaptor, IntegerAttr, axis),
+                      results);
+}
+
+LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &results) {
+  return inferSoftmax(loc, adaptor, GRAPH_ATTR(adaptor, IntegerAttr, axis),
+                      results);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename AdaptorT>
+LogicalResult inferReduce(std::optional<Location> loc, AdaptorT &adaptor,
+                          SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axesA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, axes);
+  auto keepA = GRAPH_ATTR(adaptor, BoolAttr, keepdims);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axesA, "axes")) ||
+      failed(requireAttr(loc, keepA, "keepdims")))
+    return failure();
+  int64_t rank = types[0].getRank();
+  llvm::SmallSet<int64_t, 8> seen;
+  for (int64_t a : axesA.asArrayRef()) {
+    if (a < 0 || a >= rank)
+      return fail(loc, "reduction axis " + Twine(a) + " must be in [0, " +
+                           Twine(rank) + ")");
+    if (!seen.insert(a).second)
+      return fail(loc, "reduction axis " + Twine(a) + " appears twice");
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!seen.contains(d))
+      shape.push_back(types[0].getDimSize(d));
+    else if (keepA.getValue())
+      shape.push_back(1);
+  }
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+} // namespace
+
+#define GRAPH_REDUCE_INFER(OP)                                                 \
+  LogicalResult OP::inferReturnTypes(MLIRContext *,                            \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferReduce(loc, adaptor, results);                                 \
+  }
+GRAPH_REDUCE_INFER(ReduceSumOp)
+GRAPH_REDUCE_INFER(ReduceMeanOp)
+GRAPH_REDUCE_INFER(ReduceMaxOp)
+#undef GRAPH_REDUCE_INFER
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto shapeA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, shape);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, shapeA, "shape")))
+    return failure();
+  SmallVector<int64_t> shape(shapeA.asArrayRef());
+  int64_t known = 1, inferred = -1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == -1) {
+      if (inferred >= 0)
+        return fail(loc, "reshape shape " + shapeStr(shape) +
+                             " has more than one -1");
+      inferred = i;
+    } else if (d < 0) {
+      return fail(loc, "reshape shape " + shapeStr(shape) +
+                           " has a negative dimension");
+    } else {
+      known *= d;
+    }
+  }
+  int64_t count = types[0].getNumElements();
+  if (inferred >= 0) {
+    if (known == 0 || count % known != 0)
+      return fail(loc, "cannot reshape " + typeStr(types[0]) + " to " +
+                           shapeStr(shape));
+    shape[inferred] = count / known;
+    known = count;
+  }
+  if (known != count)
+    return fail(loc, "cannot reshape " + typeStr(types[0]) + " (" +
+                         Twine(count) + " elements) to " + shapeStr(shape) +
+                         " (" + Twine(known) + " elements)");
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto permA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, perm);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, permA, "perm")))
+    return failure();
+  auto perm = permA.asArrayRef();
+  int64_t rank = types[0].getRank();
+  SmallVector<bool> seen(rank, false);
+  if ((int64_t)perm.size() != rank)
+    return fail(loc, "perm " + shapeStr(perm) + " must have " + Twine(rank) +
+                         " entries");
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen[p])
+      return fail(loc, "perm " + shapeStr(perm) + " is not a permutation of [0, " +
+                           Twine(rank) + ")");
+    seen[p] = true;
+    shape.push_back(types[0].getDimSize(p));
+  }
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")))
+    return failure();
+  if (types.empty())
+    return fail(loc, "concat needs at least one input");
+  if (failed(sameElementType(loc, types, "concat inputs")))
+    return failure();
+  int64_t rank = types[0].getRank(), axis = axisA.getInt();
+  if (axis < 0 || axis >= rank)
+    return fail(loc, "concat axis " + Twine(axis) + " must be in [0, " +
+                         Twine(rank) + ")");
+  SmallVector<int64_t> shape(types[0].getShape());
+  for (auto [i, t] : llvm::enumerate(ArrayRef(types).drop_front())) {
+    if (t.getRank() != rank)
+      return fail(loc, "concat input #" + Twine(i + 1) + " " + typeStr(t) +
+                           " has a different rank than input #0 " +
+                           typeStr(types[0]));
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && t.getDimSize(d) != shape[d])
+        return fail(loc, "concat input #" + Twine(i + 1) + " " + typeStr(t) +
+                             " differs from input #0 " + typeStr(types[0]) +
+                             " in dimension " + Twine(d));
+    shape[axis] += t.getDimSize(axis);
+  }
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto startsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, starts);
+  auto endsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, ends);
+  auto stepsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, steps);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, startsA, "starts")) ||
+      failed(requireAttr(loc, endsA, "ends")) ||
+      failed(requireAttr(loc, stepsA, "steps")))
+    return failure();
+  int64_t rank = types[0].getRank();
+  auto starts = startsA.asArrayRef(), ends = endsA.asArrayRef(),
+       steps = stepsA.asArrayRef();
+  if ((int64_t)starts.size() != rank || (int64_t)ends.size() != rank ||
+      (int64_t)steps.size() != rank)
+    return fail(loc, "starts, ends and steps must each have " + Twine(rank) +
+                         " entries");
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = types[0].getDimSize(d);
+    if (steps[d] <= 0)
+      return fail(loc, "slice step " + Twine(steps[d]) + " in dimension " +
+                           Twine(d) + " must be positive");
+    if (starts[d] < 0 || starts[d] > ends[d] || ends[d] > size)
+      return fail(loc, "slice bounds [" + Twine(starts[d]) + ", " +
+                           Twine(ends[d]) + ") in dimension " + Twine(d) +
+                           " must satisfy 0 <= start <= end <= " +
+                           Twine(size));
+    shape.push_back((ends[d] - starts[d] + steps[d] - 1) / steps[d]);
+  }
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")))
+    return failure();
+  int64_t rank = types[0].getRank(), axis = axisA.getInt();
+  if (axis < 0 || axis >= rank)
+    return fail(loc, "gather axis " + Twine(axis) + " must be in [0, " +
+                         Twine(rank) + ")");
+  if (!types[1].getElementType().isInteger(64) &&
+      !types[1].getElementType().isInteger(32))
+    return fail(loc, "gather indices must be i32 or i64, got " +
+                         typeStr(types[1]));
+  auto data = types[0].getShape();
+  SmallVector<int64_t> shape(data.take_front(axis));
+  llvm::append_range(shape, types[1].getShape());
+  llvm::append_range(shape, data.drop_front(axis + 1));
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto padsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, padsA, "pads")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, value), "value")))
+    return failure();
+  int64_t rank = types[0].getRank();
+  if (failed(checkPositive(loc, padsA.asArrayRef(), 2 * rank, "pads", true)))
+    return failure();
+  auto pads = padsA.asArrayRef();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(types[0].getDimSize(d) + pads[d] + pads[rank + d]);
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Graph/GraphOps.cpp.inc"

@@ -1,0 +1,126 @@
+//===- Pipelines.cpp - mlc's named pass pipelines -------------------------===//
+//
+// The pipelines are written as textual pass pipelines: that keeps them
+// readable, identical to what `mlc-opt` users can type, and printable in
+// `--mlir-print-ir-after-all` output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Conversion/Passes.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace mlc {
+
+static std::string loopsPipeline(const CPUPipelineOptions &o) {
+  return "mlc-record-model-signature{entry=" + o.entry +
+         "},"
+         "convert-graph-to-linalg,canonicalize,cse,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "buffer-results-to-out-params{hoist-static-allocs "
+         "modify-public-functions},"
+         "canonicalize,buffer-deallocation-pipeline,"
+         "mlc-lower-strided-copies,"
+         "func.func(convert-linalg-to-loops),canonicalize,cse";
+}
+
+static std::string llvmPipeline(const CPUPipelineOptions &o) {
+  return "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         "convert-math-to-llvm,convert-math-to-libm,"
+         "convert-arith-to-llvm,convert-index-to-llvm,"
+         "finalize-memref-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "convert-cf-to-llvm,reconcile-unrealized-casts,"
+         "mlc-emit-model-abi{entry=" +
+         o.entry + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
+         "canonicalize";
+}
+
+static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (failed(parsePassPipeline(text, pm, os))) {
+    llvm::errs() << "mlc: internal error: bad pipeline '" << text
+                 << "': " << errors << "\n";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult buildLowerToLoopsPipeline(OpPassManager &pm,
+                                        const CPUPipelineOptions &o) {
+  return addPipeline(pm, loopsPipeline(o));
+}
+
+LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
+                                       const CPUPipelineOptions &o) {
+  return addPipeline(pm, llvmPipeline(o));
+}
+
+LogicalResult buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &o) {
+  return addPipeline(pm, loopsPipeline(o) + "," + llvmPipeline(o));
+}
+
+namespace {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("Model entry function"),
+                            llvm::cl::init("main")};
+  Option<std::string> cpuFeatures{
+      *this, "cpu-features",
+      llvm::cl::desc("CPU features recorded in the model"),
+      llvm::cl::init("")};
+  CPUPipelineOptions get() const { return {entry, cpuFeatures}; }
+};
+} // namespace
+
+void registerPassesAndPipelines() {
+  registerAllPasses();
+  graph::registerGraphPasses();
+  registerMLCConversionPasses();
+  PassPipelineRegistration<PipelineCLOptions>(
+      "mlc-lower-to-loops",
+      "Lower graph ops to loops over buffers (outputs as out params)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildLowerToLoopsPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "mlc-lower-to-llvm",
+      "Lower loops over buffers to LLVM dialect with the model C ABI",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildLowerToLLVMPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "mlc-cpu-pipeline", "Lower graph ops all the way to LLVM dialect",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildCPUPipeline(pm, o.get());
+      });
+}
+
+void registerDialects(DialectRegistry &registry) {
+  registry.insert<graph::GraphDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+}
+
+} // namespace mlc
