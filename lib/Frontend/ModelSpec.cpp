@@ -149,9 +149,9 @@ public:
       duplicateKey = k;
       f.key = k;
       for (const Frame &g : frames)
-        duplicatePath = g.isArray ? element(duplicatePath,
-                                            g.container->size() - 1)
-                                  : member(duplicatePath, g.key);
+        duplicatePath = g.isArray
+                            ? element(duplicatePath, g.container->size() - 1)
+                            : member(duplicatePath, g.key);
       return false; // stop parsing
     }
     f.key = std::move(k);
@@ -220,7 +220,7 @@ struct AttrSpec {
   int listLength = -1; ///< IntList: fixed length, -1 = any
   IntRule rule = IntRule::Any;
   std::vector<const char *> choices = {}; ///< String: allowed values
-  const char *noun = nullptr; ///< String: "unknown <noun> 'x'"
+  const char *noun = nullptr;             ///< String: "unknown <noun> 'x'"
 };
 
 struct OpInfo {
@@ -282,7 +282,8 @@ const std::vector<OpInfo> &opTable() {
     for (const char *op : {"neg", "abs", "relu", "exp", "log", "sqrt", "rsqrt",
                            "tanh", "sigmoid", "erf"})
       add(op, 1, 1);
-    add("gelu", 1, 1, {stringAttr("approximate", {"none", "tanh"}, "approximate")});
+    add("gelu", 1, 1,
+        {stringAttr("approximate", {"none", "tanh"}, "approximate")});
     add("matmul", 2, 2);
     add("conv2d", 2, 3,
         {listAttr("strides", 2, pos), listAttr("pads", 4, nonneg),
@@ -308,8 +309,7 @@ const std::vector<OpInfo> &opTable() {
          listAttr("ends", -1, IntRule::Any, true), listAttr("axes"),
          listAttr("steps", -1, pos)});
     add("gather", 2, 2, {intAttr("axis")});
-    add("pad", 1, 1,
-        {listAttr("pads", -1, nonneg, true), floatAttr("value")});
+    add("pad", 1, 1, {listAttr("pads", -1, nonneg, true), floatAttr("value")});
     add("cast", 1, 1, {stringAttr("to", dtypeNames(), "dtype", true)});
     add("compare", 2, 2,
         {stringAttr("predicate", {"eq", "ne", "lt", "le", "gt", "ge"},
@@ -401,8 +401,7 @@ void checkKeys(const Json &obj, const std::string &path,
   }
 }
 
-const Json &require(const Json &obj, const std::string &path,
-                    const char *key) {
+const Json &require(const Json &obj, const std::string &path, const char *key) {
   auto it = obj.find(key);
   if (it == obj.end())
     fail(path, std::string("missing required key '") + key + "'");
@@ -438,15 +437,13 @@ private:
   void parseShape(const Json &v, const std::string &path,
                   std::vector<int64_t> &shape);
   void parseTensor(const Json &v, const std::string &path, TensorDecl &decl);
-  void parseInlineData(const Json &v, const std::string &path,
-                       WeightDecl &w);
+  void parseInlineData(const Json &v, const std::string &path, WeightDecl &w);
   void parseNode(const Json &v, const std::string &path, NodeDecl &node);
   void parseAttr(const AttrSpec &spec, const Json &v, const std::string &path,
                  AttrValue &out);
   void checkAttrValues(const NodeDecl &node, const std::string &attrsPath);
   void define(const std::string &name, Definition def);
-  void loadWeightsFile(const std::string &weightsFile,
-                       const std::string &path);
+  void loadWeightsFile(const std::string &weightsFile, const std::string &path);
   void sortNodes();
   std::string describeNode(size_t i) const;
 
@@ -495,8 +492,8 @@ void Parser::parseShape(const Json &v, const std::string &path,
       fail(dimPath, "expected an integer");
     }
     if (d < 1 || d >= kMaxDim)
-      fail(dimPath, "dimension " + std::to_string(d) +
-                        " out of range [1, 2^31)");
+      fail(dimPath,
+           "dimension " + std::to_string(d) + " out of range [1, 2^31)");
     shape.push_back(d);
     // d < 2^31 and count <= 2^31, so this cannot overflow.
     count *= d;
@@ -611,9 +608,9 @@ void Parser::parseAttr(const AttrSpec &a, const Json &v,
   }
   case AttrKind::IntList: {
     std::string expected =
-        a.listLength >= 0 ? "expected a list of " +
-                                std::to_string(a.listLength) + " integers"
-                          : std::string("expected a list of integers");
+        a.listLength >= 0
+            ? "expected a list of " + std::to_string(a.listLength) + " integers"
+            : std::string("expected a list of integers");
     if (!v.is_array() ||
         (a.listLength >= 0 && v.size() != size_t(a.listLength)))
       fail(path, expected);
@@ -684,8 +681,7 @@ void Parser::checkAttrValues(const NodeDecl &node,
         seen[p] = true;
       }
     }
-  } else if (op == "reduce_sum" || op == "reduce_mean" ||
-             op == "reduce_max") {
+  } else if (op == "reduce_sum" || op == "reduce_mean" || op == "reduce_max") {
     uniqueAxes("axes");
   } else if (op == "slice") {
     size_t n = list("starts")->size();
@@ -699,8 +695,7 @@ void Parser::checkAttrValues(const NodeDecl &node,
   }
 }
 
-void Parser::parseNode(const Json &v, const std::string &path,
-                       NodeDecl &node) {
+void Parser::parseNode(const Json &v, const std::string &path, NodeDecl &node) {
   expectObject(v, path);
   node.path = path;
   checkKeys(v, path, {"op", "name", "inputs", "outputs", "attrs"});
@@ -727,11 +722,11 @@ void Parser::parseNode(const Json &v, const std::string &path,
     auto plural = [](int k) {
       return std::to_string(k) + (k == 1 ? " input" : " inputs");
     };
-    std::string want = s.maxInputs < 0 ? "at least " + plural(s.minInputs)
-                       : s.minInputs == s.maxInputs
-                           ? plural(s.minInputs)
-                           : std::to_string(s.minInputs) + " or " +
-                                 plural(s.maxInputs);
+    std::string want =
+        s.maxInputs < 0 ? "at least " + plural(s.minInputs)
+        : s.minInputs == s.maxInputs
+            ? plural(s.minInputs)
+            : std::to_string(s.minInputs) + " or " + plural(s.maxInputs);
     fail(inPath, "op " + quote(node.op) + " expects " + want + ", got " +
                      std::to_string(n));
   }
@@ -739,8 +734,8 @@ void Parser::parseNode(const Json &v, const std::string &path,
   std::string outPath = member(path, "outputs");
   const Json &outputs = expectList(require(v, path, "outputs"), outPath);
   if (outputs.size() != 1)
-    fail(outPath, "expected exactly one output, got " +
-                      std::to_string(outputs.size()));
+    fail(outPath,
+         "expected exactly one output, got " + std::to_string(outputs.size()));
   parseName(outputs[0], element(outPath, 0), node.output);
 
   std::string attrsPath = member(path, "attrs");
@@ -765,9 +760,8 @@ void Parser::parseNode(const Json &v, const std::string &path,
 void Parser::define(const std::string &name, Definition def) {
   auto [it, inserted] = defs.emplace(name, def);
   if (!inserted)
-    fail(def.path,
-         "duplicate name " + quote(name) + " (also defined at " +
-             it->second.path + ")");
+    fail(def.path, "duplicate name " + quote(name) + " (also defined at " +
+                       it->second.path + ")");
 }
 
 std::string Parser::describeNode(size_t i) const {
@@ -837,8 +831,8 @@ void Parser::sortNodes() {
     for (size_t k = 0; k < cycle.size() && k < kShown; ++k)
       msg += describeNode(cycle[k]) + " (" + nodes[cycle[k]].path + ") -> ";
     if (cycle.size() > kShown)
-      msg += "... (" + std::to_string(cycle.size() - kShown) +
-             " more nodes) -> ";
+      msg +=
+          "... (" + std::to_string(cycle.size() - kShown) + " more nodes) -> ";
     msg += describeNode(cycle[0]);
     fail(nodes[cycle[0]].path, msg);
   }
@@ -869,17 +863,17 @@ void Parser::loadWeightsFile(const std::string &weightsFile,
       continue;
     const SafetensorsEntry *e = st.find(w.name);
     if (!e)
-      fail(w.path, quote(w.name) + " not found in weights file " +
-                       quote(weightsFile));
+      fail(w.path,
+           quote(w.name) + " not found in weights file " + quote(weightsFile));
     const char *want = w.dtype == DType::F32   ? "F32"
                        : w.dtype == DType::I64 ? "I64"
                        : w.dtype == DType::I32 ? "I32"
                                                : "BOOL";
     if (e->dtype != want)
-      fail(member(w.path, "dtype"),
-           "dtype mismatch for " + quote(w.name) + ": weights file " +
-               quote(weightsFile) + " has " + e->dtype + ", model says " +
-               dtypeName(w.dtype));
+      fail(member(w.path, "dtype"), "dtype mismatch for " + quote(w.name) +
+                                        ": weights file " + quote(weightsFile) +
+                                        " has " + e->dtype + ", model says " +
+                                        dtypeName(w.dtype));
     if (e->shape != w.shape) {
       auto str = [](const std::vector<int64_t> &s) {
         std::string out = "[";
@@ -887,10 +881,10 @@ void Parser::loadWeightsFile(const std::string &weightsFile,
           out += (k ? ", " : "") + std::to_string(s[k]);
         return out + "]";
       };
-      fail(member(w.path, "shape"),
-           "shape mismatch for " + quote(w.name) + ": weights file " +
-               quote(weightsFile) + " has " + str(e->shape) +
-               ", model says " + str(w.shape));
+      fail(member(w.path, "shape"), "shape mismatch for " + quote(w.name) +
+                                        ": weights file " + quote(weightsFile) +
+                                        " has " + str(e->shape) +
+                                        ", model says " + str(w.shape));
     }
     if (!st.read(*e, w.data, error))
       fail(w.path, error);
@@ -908,11 +902,11 @@ void Parser::run(const Json &root) {
   if (!asInt(version, v))
     fail("version", "expected an integer");
   if (v != 1)
-    fail("version", "unsupported version " + std::to_string(v) +
-                        " (expected 1)");
+    fail("version",
+         "unsupported version " + std::to_string(v) + " (expected 1)");
   checkKeys(root, "",
-            {"version", "name", "weights_file", "inputs", "outputs",
-             "weights", "nodes"});
+            {"version", "name", "weights_file", "inputs", "outputs", "weights",
+             "nodes"});
   if (const Json *name = optional(root, "name"))
     spec.name = expectString(*name, "name");
 
@@ -975,7 +969,8 @@ void Parser::run(const Json &root) {
            {Definition::Weight, i, member(spec.weights[i].path, "name")});
   for (size_t i = 0; i < spec.nodes.size(); ++i)
     define(spec.nodes[i].output,
-           {Definition::Node, i, element(member(spec.nodes[i].path, "outputs"), 0)});
+           {Definition::Node, i,
+            element(member(spec.nodes[i].path, "outputs"), 0)});
 
   for (const NodeDecl &node : spec.nodes)
     for (size_t k = 0; k < node.inputs.size(); ++k)

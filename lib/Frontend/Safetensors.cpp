@@ -89,8 +89,7 @@ size_t SafetensorsFile::dtypeSize(const std::string &dtype) {
 }
 
 bool SafetensorsFile::open(const std::string &path,
-                           const std::string &displayName,
-                           std::string &error) {
+                           const std::string &displayName, std::string &error) {
   filePath = path;
   display = displayName;
   tensors.clear();
@@ -189,9 +188,10 @@ bool SafetensorsFile::open(const std::string &path,
       if (entry.begin > entry.end)
         return malformed(where + "has data_offsets with begin > end");
       if (entry.end > dataSize) {
-        error = file + " is truncated: tensor '" + name + "' ends at data byte " +
-                std::to_string(entry.end) + " but the data section has " +
-                std::to_string(dataSize) + " bytes";
+        error = file + " is truncated: tensor '" + name +
+                "' ends at data byte " + std::to_string(entry.end) +
+                " but the data section has " + std::to_string(dataSize) +
+                " bytes";
         return false;
       }
       // Byte size must match shape * element size (for dtypes we know).
@@ -199,7 +199,8 @@ bool SafetensorsFile::open(const std::string &path,
       if (elt != 0 && (countOverflow ||
                        count > std::numeric_limits<uint64_t>::max() / elt ||
                        count * elt != entry.end - entry.begin))
-        return malformed(where + "has " + std::to_string(entry.end - entry.begin) +
+        return malformed(where + "has " +
+                         std::to_string(entry.end - entry.begin) +
                          " data bytes, which does not match its dtype and "
                          "shape");
       tensors.emplace(name, std::move(entry));

@@ -1,0 +1,30 @@
+//===- ImportModel.h - model.json -> graph dialect --------------*- C++ -*-===//
+#ifndef MLC_FRONTEND_IMPORTMODEL_H
+#define MLC_FRONTEND_IMPORTMODEL_H
+
+#include "mlc/Frontend/ModelSpec.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace mlc::frontend {
+
+/// Location for a JSON path in a model file: NameLoc(path, file:0:0).
+/// Diagnostics at such locations print as "<file>: <path>: error: ...".
+mlir::Location jsonLocation(mlir::MLIRContext *ctx, llvm::StringRef file,
+                            llvm::StringRef path);
+
+/// Builds a module with one function @main (inputs and outputs named by
+/// `mlc.name` attributes) from a parsed model. Reports problems as
+/// diagnostics at JSON locations and returns null.
+mlir::OwningOpRef<mlir::ModuleOp> importModel(mlir::MLIRContext *ctx,
+                                              const ModelSpec &spec);
+
+/// parseModelJSON + importModel; parse errors become diagnostics too.
+mlir::OwningOpRef<mlir::ModuleOp> importModelJSON(mlir::MLIRContext *ctx,
+                                                  llvm::StringRef path);
+
+} // namespace mlc::frontend
+
+#endif

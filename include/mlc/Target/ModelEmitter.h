@@ -1,0 +1,58 @@
+//===- ModelEmitter.h - LLVM dialect -> object file -> model.so -*- C++ -*-===//
+#ifndef MLC_TARGET_MODELEMITTER_H
+#define MLC_TARGET_MODELEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlc::target {
+
+/// The CPU code is generated for.
+struct CPUTarget {
+  std::string triple;
+  std::string cpu;      ///< LLVM CPU name
+  std::string features; ///< LLVM feature string "+avx2,+fma,..."
+  /// Features the runtime checks before running the model (model_abi.h
+  /// names, comma-separated), i.e. the subset of `features` it knows.
+  std::string abiFeatures;
+};
+
+/// `cpu` is "native" (the host CPU and its features), "generic" (baseline
+/// x86-64 / the triple's default) or an LLVM CPU name.
+llvm::FailureOr<CPUTarget> resolveCPUTarget(llvm::StringRef cpu,
+                                            std::string &error);
+
+/// Translates a module in LLVM dialect to LLVM IR, set up for `target`.
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &ctx,
+                                                const CPUTarget &target);
+
+/// Runs LLVM's optimization pipeline at `optLevel` (0-3).
+llvm::LogicalResult optimize(llvm::Module &module, const CPUTarget &target,
+                             unsigned optLevel, std::string &error);
+
+enum class FileKind { Object, Assembly };
+llvm::LogicalResult emitMachineCode(llvm::Module &module,
+                                    const CPUTarget &target, unsigned optLevel,
+                                    FileKind kind, llvm::raw_pwrite_stream &os,
+                                    std::string &error);
+
+/// Links `objectFile` with the runtime archive into a shared library with
+/// the system C compiler driver (`cc`, or `compiler` if not empty).
+llvm::LogicalResult linkSharedLibrary(llvm::StringRef objectFile,
+                                      llvm::StringRef runtimeArchive,
+                                      llvm::StringRef output,
+                                      llvm::StringRef compiler,
+                                      std::string &error);
+
+} // namespace mlc::target
+
+#endif

@@ -1,0 +1,203 @@
+//===- ModelEmitter.cpp - LLVM dialect -> object file -> model.so ---------===//
+
+#include "mlc/Target/ModelEmitter.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace llvm;
+
+namespace mlc::target {
+
+namespace {
+/// Feature names the runtime can check (runtime/include/mlc/model_abi.h).
+const char *const kCheckedFeatures[] = {"sse4.2",  "avx",      "avx2",
+                                        "fma",     "f16c",     "avx512f",
+                                        "avx512bw", "avx512vl", "avx512dq"};
+
+void initLLVMTargets() {
+  static bool done = [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)done;
+}
+
+std::unique_ptr<TargetMachine> makeTargetMachine(const CPUTarget &t,
+                                                 unsigned optLevel,
+                                                 std::string &error) {
+  initLLVMTargets();
+  Triple triple(t.triple);
+  const Target *target = TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  CodeGenOptLevel level = optLevel == 0   ? CodeGenOptLevel::None
+                          : optLevel == 1 ? CodeGenOptLevel::Less
+                          : optLevel == 2 ? CodeGenOptLevel::Default
+                                          : CodeGenOptLevel::Aggressive;
+  std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
+      triple, t.cpu, t.features, TargetOptions(), Reloc::PIC_, std::nullopt,
+      level));
+  if (!tm)
+    error = "cannot create a target machine for " + t.triple + " cpu " + t.cpu;
+  return tm;
+}
+} // namespace
+
+FailureOr<CPUTarget> resolveCPUTarget(StringRef cpu, std::string &error) {
+  CPUTarget t;
+  t.triple = sys::getDefaultTargetTriple();
+  SmallVector<std::string> enabled;
+  if (cpu == "native") {
+    t.cpu = sys::getHostCPUName().str();
+    SubtargetFeatures features;
+    for (const auto &f : sys::getHostCPUFeatures())
+      features.AddFeature(f.getKey(), f.getValue());
+    t.features = features.getString();
+    for (const auto &f : sys::getHostCPUFeatures())
+      if (f.getValue())
+        enabled.push_back(f.getKey().str());
+  } else {
+    t.cpu = cpu == "generic" ? (Triple(t.triple).isX86() ? "x86-64" : "generic")
+                             : cpu.str();
+    initLLVMTargets();
+    const Target *target = TargetRegistry::lookupTarget(Triple(t.triple), error);
+    if (!target)
+      return failure();
+    std::unique_ptr<const MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(Triple(t.triple), t.cpu, ""));
+    if (!sti || !sti->isCPUStringValid(t.cpu)) {
+      error = "unknown CPU '" + cpu.str() + "' for " + t.triple;
+      return failure();
+    }
+    for (const char *f : kCheckedFeatures)
+      if (sti->checkFeatures(std::string("+") + f))
+        enabled.push_back(f);
+  }
+  SmallVector<std::string> abi;
+  for (const char *f : kCheckedFeatures)
+    if (llvm::is_contained(enabled, f))
+      abi.push_back(f);
+  t.abiFeatures = llvm::join(abi, ",");
+  return t;
+}
+
+std::unique_ptr<Module> translateToLLVMIR(mlir::ModuleOp module,
+                                          LLVMContext &ctx,
+                                          const CPUTarget &target) {
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, ctx, "model");
+  if (!llvmModule)
+    return nullptr;
+  llvmModule->setTargetTriple(Triple(target.triple));
+  std::string error;
+  if (auto tm = makeTargetMachine(target, 2, error))
+    llvmModule->setDataLayout(tm->createDataLayout());
+  // Every function may use the target's features (LLVM reads them per
+  // function when emitting code).
+  for (Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", target.cpu);
+    if (!target.features.empty())
+      f.addFnAttr("target-features", target.features);
+  }
+  return llvmModule;
+}
+
+LogicalResult optimize(Module &module, const CPUTarget &target,
+                       unsigned optLevel, std::string &error) {
+  std::unique_ptr<TargetMachine> tm = makeTargetMachine(target, optLevel, error);
+  if (!tm)
+    return failure();
+  auto transformer = mlir::makeOptimizingTransformer(optLevel, 0, tm.get());
+  if (Error err = transformer(&module)) {
+    error = toString(std::move(err));
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult emitMachineCode(Module &module, const CPUTarget &target,
+                              unsigned optLevel, FileKind kind,
+                              raw_pwrite_stream &os, std::string &error) {
+  std::unique_ptr<TargetMachine> tm = makeTargetMachine(target, optLevel, error);
+  if (!tm)
+    return failure();
+  legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              kind == FileKind::Object
+                                  ? CodeGenFileType::ObjectFile
+                                  : CodeGenFileType::AssemblyFile)) {
+    error = "the target cannot emit this file type";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+LogicalResult linkSharedLibrary(StringRef objectFile, StringRef runtimeArchive,
+                                StringRef output, StringRef compiler,
+                                std::string &error) {
+  std::string cc = compiler.str();
+  if (cc.empty()) {
+    auto found = sys::findProgramByName("cc");
+    if (!found) {
+      error = "no C compiler driver 'cc' on PATH to link the model (set "
+              "--cc)";
+      return failure();
+    }
+    cc = *found;
+  }
+  if (!sys::fs::exists(runtimeArchive)) {
+    error = "runtime library '" + runtimeArchive.str() +
+            "' not found (set --runtime-lib)";
+    return failure();
+  }
+  // -Bsymbolic binds the model's own references to its own copy of the
+  // runtime even when the host program exports the same API symbols.
+  SmallVector<StringRef> args = {cc,
+                                 "-shared",
+                                 "-o",
+                                 output,
+                                 objectFile,
+                                 // The model references none of the runtime
+                                 // API, yet it must be exported.
+                                 "-Wl,--whole-archive",
+                                 runtimeArchive,
+                                 "-Wl,--no-whole-archive",
+                                 "-Wl,-Bsymbolic",
+                                 "-Wl,--no-undefined",
+                                 "-lm",
+                                 "-ldl",
+                                 "-lpthread"};
+  std::string errMsg;
+  int rc = sys::ExecuteAndWait(cc, args, std::nullopt, {}, 0, 0, &errMsg);
+  if (rc != 0) {
+    error = "linking the model with '" + cc + "' failed" +
+            (errMsg.empty() ? "" : ": " + errMsg) + " (exit code " +
+            std::to_string(rc) + ")";
+    return failure();
+  }
+  return success();
+}
+
+} // namespace mlc::target

@@ -1,0 +1,280 @@
+//===- mlc-compile.cpp - the mlc compiler driver --------------------------===//
+//
+// mlc-compile INPUT -o OUTPUT: model.json or graph-dialect .mlir in;
+// graph-level MLIR, LLVM IR, assembly, an object file or a self-contained
+// model.so out. Errors are MLIR diagnostics pointing into the source model;
+// on any error the exit code is 1 and no output file is left behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Target/ModelEmitter.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+using namespace mlir;
+
+namespace {
+
+enum class Emit { Auto, MLIR, LLVM, Asm, Obj, SO };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.json|.mlir>"),
+                               cl::Required);
+cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                cl::value_desc("file"), cl::Required);
+cl::opt<Emit> emitKind(
+    "emit", cl::desc("What to write (default: from the output's suffix)"),
+    cl::init(Emit::Auto),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "graph-dialect MLIR"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR (.ll)"),
+               clEnumValN(Emit::Asm, "asm", "assembly (.s)"),
+               clEnumValN(Emit::Obj, "obj", "object file (.o)"),
+               clEnumValN(Emit::SO, "so", "shared library with the runtime")));
+cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3)"),
+                           cl::Prefix, cl::init(2));
+cl::opt<std::string> cpu("mcpu",
+                         cl::desc("Target CPU: native (default), generic, or "
+                                  "an LLVM CPU name"),
+                         cl::init("native"));
+cl::opt<std::string> runtimeLib(
+    "runtime-lib",
+    cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
+             "next to this tool)"));
+cl::opt<std::string> ccPath("cc", cl::desc("C compiler driver used to link"));
+
+Emit emitFromSuffix(StringRef path) {
+  StringRef ext = sys::path::extension(path);
+  if (ext == ".mlir")
+    return Emit::MLIR;
+  if (ext == ".ll")
+    return Emit::LLVM;
+  if (ext == ".s")
+    return Emit::Asm;
+  if (ext == ".o")
+    return Emit::Obj;
+  return Emit::SO;
+}
+
+/// Prints diagnostics located in a model.json (NameLoc(json path) around
+/// file:0:0) as "file: path: error: message"; anything else goes to the
+/// source-manager handler registered before it.
+LogicalResult printJSONDiagnostic(mlir::Diagnostic &diag) {
+  auto name = dyn_cast<NameLoc>(diag.getLocation());
+  auto file = name ? dyn_cast<FileLineColLoc>(name.getChildLoc()) : nullptr;
+  bool wholeFile = false;
+  if (!file) {
+    file = dyn_cast<FileLineColLoc>(diag.getLocation());
+    wholeFile = file && file.getLine() == 0;
+    if (!wholeFile)
+      return failure();
+  }
+  if (file.getLine() != 0)
+    return failure();
+  auto &os = llvm::errs();
+  os << file.getFilename().getValue() << ": ";
+  if (!wholeFile && !name.getName().getValue().empty())
+    os << name.getName().getValue() << ": ";
+  switch (diag.getSeverity()) {
+  case mlir::DiagnosticSeverity::Error: os << "error: "; break;
+  case mlir::DiagnosticSeverity::Warning: os << "warning: "; break;
+  case mlir::DiagnosticSeverity::Note: os << "note: "; break;
+  case mlir::DiagnosticSeverity::Remark: os << "remark: "; break;
+  }
+  os << diag.str() << "\n";
+  for (mlir::Diagnostic &note : diag.getNotes())
+    os << "  note: " << note.str() << "\n";
+  return success();
+}
+
+std::string defaultRuntimeLib(const char *argv0) {
+  std::string exe =
+      sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&emitFromSuffix));
+  SmallString<256> path(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(path, "lib", "libmlc_runtime.a");
+  return path.str().str();
+}
+
+/// An output written to a temporary next to the destination and renamed
+/// into place only on success, so failures never leave a partial file.
+class AtomicOutput {
+public:
+  explicit AtomicOutput(StringRef dest) : dest(dest.str()) {}
+  ~AtomicOutput() {
+    if (!tmp.empty())
+      sys::fs::remove(tmp);
+  }
+  /// Creates the temporary file; returns its path or "" on error.
+  std::string create(std::string &error) {
+    SmallString<256> model(dest);
+    model += ".tmp-%%%%%%";
+    int fd;
+    SmallString<256> path;
+    if (std::error_code ec = sys::fs::createUniqueFile(model, fd, path)) {
+      error = "cannot create '" + model.str().str() + "': " + ec.message();
+      return "";
+    }
+    sys::fs::closeFile(fd);
+    tmp = path.str().str();
+    return tmp;
+  }
+  LogicalResult commit(std::string &error) {
+    if (std::error_code ec = sys::fs::rename(tmp, dest)) {
+      error = "cannot write '" + dest + "': " + ec.message();
+      return failure();
+    }
+    tmp.clear();
+    return success();
+  }
+
+private:
+  std::string dest, tmp;
+};
+
+int fail(const Twine &message) {
+  llvm::errs() << "mlc-compile: error: " << message << "\n";
+  return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM y(argc, argv);
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  mlc::registerPassesAndPipelines();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mlc-compile: compile a model to a shared "
+                              "library (or MLIR, LLVM IR, assembly, object)\n");
+  if (optLevel > 3)
+    return fail("-O" + Twine(optLevel) + " is not a valid level (0-3)");
+  Emit emit = emitKind == Emit::Auto ? emitFromSuffix(outputFile) : emitKind;
+
+  DialectRegistry registry;
+  mlc::registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadDialect<mlc::graph::GraphDialect>();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler sourceHandler(sourceMgr, &context);
+  ScopedDiagnosticHandler jsonHandler(&context, printJSONDiagnostic);
+
+  // 1. Import.
+  OwningOpRef<ModuleOp> module;
+  if (sys::path::extension(inputFile) == ".mlir") {
+    std::string openError;
+    auto file = mlir::openInputFile(inputFile, &openError);
+    if (!file)
+      return fail(openError);
+    sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  } else {
+    module = mlc::frontend::importModelJSON(&context, inputFile);
+  }
+  if (!module)
+    return 1;
+
+  // 2. Target.
+  std::string error;
+  auto target = mlc::target::resolveCPUTarget(cpu, error);
+  if (failed(target))
+    return fail(error);
+
+  AtomicOutput output(outputFile);
+  std::string tmpPath = output.create(error);
+  if (tmpPath.empty())
+    return fail(error);
+
+  if (emit == Emit::MLIR) {
+    // Graph-level IR: what the compiler imported (re-compilable as input).
+    if (failed(verify(*module)))
+      return 1;
+    std::error_code ec;
+    raw_fd_ostream os(tmpPath, ec);
+    if (ec)
+      return fail("cannot write '" + tmpPath + "': " + ec.message());
+    module->print(os);
+    os.close();
+    return failed(output.commit(error)) ? fail(error) : 0;
+  }
+
+  // 3. Lower to LLVM dialect.
+  PassManager pm(&context, ModuleOp::getOperationName());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return 1;
+  applyDefaultTimingPassManagerCLOptions(pm);
+  mlc::CPUPipelineOptions pipelineOpts;
+  pipelineOpts.cpuFeatures = target->abiFeatures;
+  if (failed(mlc::buildCPUPipeline(pm, pipelineOpts)))
+    return 1;
+  if (failed(pm.run(*module)))
+    return 1;
+
+  // 4. LLVM IR, optimized.
+  llvm::LLVMContext llvmContext;
+  auto llvmModule =
+      mlc::target::translateToLLVMIR(*module, llvmContext, *target);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
+    return fail(error);
+
+  std::error_code ec;
+  if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
+    raw_fd_ostream os(tmpPath, ec);
+    if (ec)
+      return fail("cannot write '" + tmpPath + "': " + ec.message());
+    if (emit == Emit::LLVM)
+      llvmModule->print(os, nullptr);
+    else if (failed(mlc::target::emitMachineCode(
+                 *llvmModule, *target, optLevel,
+                 emit == Emit::Asm ? mlc::target::FileKind::Assembly
+                                   : mlc::target::FileKind::Object,
+                 os, error)))
+      return fail(error);
+    os.close();
+    if (os.has_error())
+      return fail("error writing '" + outputFile + "'");
+    return failed(output.commit(error)) ? fail(error) : 0;
+  }
+
+  // 5. Object file + runtime -> model.so.
+  AtomicOutput objectFile(outputFile + ".o");
+  std::string objPath = objectFile.create(error);
+  if (objPath.empty())
+    return fail(error);
+  {
+    raw_fd_ostream os(objPath, ec);
+    if (ec)
+      return fail("cannot write '" + objPath + "': " + ec.message());
+    if (failed(mlc::target::emitMachineCode(*llvmModule, *target, optLevel,
+                                            mlc::target::FileKind::Object, os,
+                                            error)))
+      return fail(error);
+  }
+  std::string runtime =
+      runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
+  if (failed(mlc::target::linkSharedLibrary(objPath, runtime, tmpPath, ccPath,
+                                            error)))
+    return fail(error);
+  return failed(output.commit(error)) ? fail(error) : 0;
+}
