@@ -78,12 +78,16 @@ FailureOr<CPUTarget> resolveCPUTarget(StringRef cpu, std::string &error) {
     const Target *target = TargetRegistry::lookupTarget(Triple(t.triple), error);
     if (!target)
       return failure();
-    std::unique_ptr<const MCSubtargetInfo> sti(
-        target->createMCSubtargetInfo(Triple(t.triple), t.cpu, ""));
-    if (!sti || !sti->isCPUStringValid(t.cpu)) {
+    // Validate with a default subtarget first: creating one for an unknown
+    // CPU prints a warning of its own.
+    std::unique_ptr<const MCSubtargetInfo> base(
+        target->createMCSubtargetInfo(Triple(t.triple), "", ""));
+    if (!base || !base->isCPUStringValid(t.cpu)) {
       error = "unknown CPU '" + cpu.str() + "' for " + t.triple;
       return failure();
     }
+    std::unique_ptr<const MCSubtargetInfo> sti(
+        target->createMCSubtargetInfo(Triple(t.triple), t.cpu, ""));
     for (const char *f : kCheckedFeatures)
       if (sti->checkFeatures(std::string("+") + f))
         enabled.push_back(f);

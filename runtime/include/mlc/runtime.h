@@ -94,8 +94,10 @@ MLC_API mlc_status mlc_model_output_info(const mlc_model *model, int32_t index,
 MLC_API int32_t mlc_model_find_input(const mlc_model *model, const char *name);
 MLC_API int32_t mlc_model_find_output(const mlc_model *model, const char *name);
 
-/* Bytes of scratch memory one run allocates. */
-MLC_API uint64_t mlc_model_workspace_bytes(const mlc_model *model);
+/* Bytes of scratch memory one run allocates; 0 (and an error) when model is
+ * NULL. Not called mlc_model_workspace_bytes: that name is the model ABI
+ * symbol (model_abi.h) defined by the model.so this runtime is linked into. */
+MLC_API uint64_t mlc_model_workspace_size(const mlc_model *model);
 
 /* Runs the model. inputs/outputs are in declaration order; outputs are
  * written into the caller's buffers. Everything (counts, null pointers,
@@ -106,8 +108,12 @@ MLC_API mlc_status mlc_model_run(const mlc_model *model,
                                  const mlc_tensor *outputs,
                                  int32_t num_outputs);
 
-/* Message of the last failed call on this thread ("" if none). */
+/* Message of the last failed call on this thread ("" if none). Successful
+ * calls leave it unchanged. */
 MLC_API const char *mlc_last_error(void);
+/* Status of the last failed call on this thread (MLC_OK if none); useful
+ * after mlc_model_open, which returns only NULL. */
+MLC_API mlc_status mlc_last_status(void);
 
 /* "f32", "i64", "bool", ...; "invalid" for unknown values. */
 MLC_API const char *mlc_dtype_name(mlc_dtype dtype);

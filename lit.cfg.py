@@ -1,0 +1,42 @@
+# -*- Python -*-
+# lit configuration for mlc. The build directory's test/lit.site.cfg.py sets
+# the paths below and then loads this file.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "mlc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".json"]
+config.test_source_root = os.path.join(config.mlc_src_root, "test")
+config.test_exec_root = os.path.join(config.mlc_obj_root, "test")
+# Inputs that live next to tests but are not tests themselves.
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "Inputs", "malformed",
+                   "data"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.mlc_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Debian's python3 has numpy/torch; a python3 earlier on PATH may not.
+python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%mlc_lib_dir", config.mlc_lib_dir))
+config.substitutions.append(
+    ("%mlc_python_dir", os.path.join(config.mlc_src_root, "runtime", "python")))
+config.substitutions.append(("%models", os.path.join(config.mlc_src_root, "models")))
+
+tools = ["mlc-opt", "mlc-compile", "mlc-run", "mlc-runtime-tests",
+         "mlc-npy-tests", "mlc-frontend-tests", "mlc-compiler-tests"]
+llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
+
+# Python can only load a sanitized model.so with the sanitizer runtime
+# preloaded; the Python binding tests are skipped in that configuration.
+if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
+    # Compiled model code is not instrumented, and leak checks of the tools
+    # cover the runtime; model.so loading via dlopen keeps ASan quiet.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

@@ -1,0 +1,466 @@
+//===- Runtime.cpp - the mlc runtime C API --------------------------------===//
+//
+// Loads model.so files through the ABI in mlc/model_abi.h and runs them with
+// full validation of the caller's tensors. A loaded model is immutable, so
+// runs need no locking; each run allocates its own workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/runtime.h"
+#include "Internal.h"
+#include "mlc/model_abi.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+using namespace mlc::rt;
+
+struct mlc_model {
+  void *handle;
+  char *path;
+  mlc_model_entry_fn entry;
+  uint64_t workspaceBytes;
+  Signature sig;
+};
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+namespace {
+// Plain C TLS (not C++ thread_local) so no libstdc++ support is needed.
+__thread char tlsError[4096];
+__thread mlc_status tlsStatus;
+} // namespace
+
+mlc_status mlc::rt::setError(mlc_status status, const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(tlsError, sizeof(tlsError), fmt, args);
+  va_end(args);
+  tlsStatus = status;
+  return status;
+}
+
+void mlc::rt::formatShape(char *buf, size_t size, const int64_t *shape,
+                          int32_t rank) {
+  if (size == 0)
+    return;
+  size_t len = strlen(buf);
+  auto put = [&](const char *s) {
+    while (*s && len + 1 < size)
+      buf[len++] = *s++;
+    buf[len] = '\0';
+  };
+  put("[");
+  for (int32_t i = 0; i < rank; ++i) {
+    char num[32];
+    snprintf(num, sizeof(num), i ? ",%lld" : "%lld", (long long)shape[i]);
+    put(num);
+  }
+  put("]");
+}
+
+const char *mlc_last_error(void) { return tlsError; }
+
+mlc_status mlc_last_status(void) { return tlsStatus; }
+
+//===----------------------------------------------------------------------===//
+// Dtypes
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DtypeEntry {
+  mlc_dtype dtype;
+  const char *name;
+  size_t size;
+};
+const DtypeEntry kDtypes[] = {
+    {MLC_F32, "f32", 4}, {MLC_F64, "f64", 8}, {MLC_F16, "f16", 2},
+    {MLC_I8, "i8", 1},   {MLC_I16, "i16", 2}, {MLC_I32, "i32", 4},
+    {MLC_I64, "i64", 8}, {MLC_U8, "u8", 1},   {MLC_BOOL, "bool", 1}};
+
+const DtypeEntry *lookupDtype(mlc_dtype dtype) {
+  for (const DtypeEntry &e : kDtypes)
+    if (e.dtype == dtype)
+      return &e;
+  return nullptr;
+}
+
+/// A caller's dtype field as an int. C callers may store any value there, and
+/// loading an out-of-range value as an mlc_dtype would be undefined in C++.
+int rawDtype(const mlc_tensor &t) {
+  static_assert(sizeof(t.dtype) == sizeof(int), "enum is int-sized");
+  int value;
+  memcpy(&value, &t.dtype, sizeof(value));
+  return value;
+}
+
+/// Formats a caller-provided dtype for messages, including invalid values.
+void formatDtype(char *buf, size_t size, int dtype) {
+  for (const DtypeEntry &e : kDtypes) {
+    if (int(e.dtype) == dtype) {
+      snprintf(buf, size, "%s", e.name);
+      return;
+    }
+  }
+  snprintf(buf, size, "invalid (%d)", dtype);
+}
+} // namespace
+
+const char *mlc_dtype_name(mlc_dtype dtype) {
+  const DtypeEntry *e = lookupDtype(dtype);
+  return e ? e->name : "invalid";
+}
+
+size_t mlc_dtype_size(mlc_dtype dtype) {
+  const DtypeEntry *e = lookupDtype(dtype);
+  return e ? e->size : 0;
+}
+
+mlc_dtype mlc_dtype_from_name(const char *name) {
+  if (name)
+    for (const DtypeEntry &e : kDtypes)
+      if (strcmp(e.name, name) == 0)
+        return e.dtype;
+  return MLC_DTYPE_INVALID;
+}
+
+uint32_t mlc_runtime_api_version(void) { return MLC_RUNTIME_API_VERSION; }
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+namespace {
+void destroyModel(mlc_model *model) {
+  if (!model)
+    return;
+  freeSignature(&model->sig);
+  if (model->handle)
+    dlclose(model->handle);
+  free(model->path);
+  free(model);
+}
+
+/// dlsym that reports a missing symbol as "not an mlc model".
+void *lookup(mlc_model *model, const char *symbol) {
+  dlerror();
+  void *p = dlsym(model->handle, symbol);
+  if (!p)
+    setError(MLC_ERR_LOAD, "'%s' is not an mlc model: missing symbol %s",
+             model->path, symbol);
+  return p;
+}
+
+char *duplicate(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *copy = static_cast<char *>(malloc(n));
+  if (copy)
+    memcpy(copy, s, n);
+  return copy;
+}
+} // namespace
+
+mlc_model *mlc_model_open(const char *path) {
+  if (!path) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model path is NULL");
+    return nullptr;
+  }
+  mlc_model *model = static_cast<mlc_model *>(calloc(1, sizeof(mlc_model)));
+  if (!model || !(model->path = duplicate(path))) {
+    free(model);
+    setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
+    return nullptr;
+  }
+
+  // A bare file name would make dlopen search the library path instead of
+  // the current directory; callers mean the file.
+  const char *loadPath = path;
+  char *relative = nullptr;
+  if (!strchr(path, '/')) {
+    size_t n = strlen(path);
+    relative = static_cast<char *>(malloc(n + 3));
+    if (!relative) {
+      destroyModel(model);
+      setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
+      return nullptr;
+    }
+    memcpy(relative, "./", 2);
+    memcpy(relative + 2, path, n + 1);
+    loadPath = relative;
+  }
+  dlerror();
+  model->handle = dlopen(loadPath, RTLD_NOW | RTLD_LOCAL);
+  free(relative);
+  if (!model->handle) {
+    const char *why = dlerror();
+    setError(MLC_ERR_LOAD, "cannot load model '%s': %s", path,
+             why ? why : "unknown dlopen error");
+    destroyModel(model);
+    return nullptr;
+  }
+
+  auto abiVersion = reinterpret_cast<mlc_model_abi_version_fn>(
+      lookup(model, MLC_SYM_ABI_VERSION));
+  auto signature = reinterpret_cast<mlc_model_signature_fn>(
+      abiVersion ? lookup(model, MLC_SYM_SIGNATURE) : nullptr);
+  auto cpuFeatures = reinterpret_cast<mlc_model_cpu_features_fn>(
+      signature ? lookup(model, MLC_SYM_CPU_FEATURES) : nullptr);
+  auto workspaceBytes = reinterpret_cast<mlc_model_workspace_bytes_fn>(
+      cpuFeatures ? lookup(model, MLC_SYM_WORKSPACE_BYTES) : nullptr);
+  model->entry = reinterpret_cast<mlc_model_entry_fn>(
+      workspaceBytes ? lookup(model, MLC_SYM_ENTRY) : nullptr);
+  if (!model->entry) {
+    destroyModel(model);
+    return nullptr;
+  }
+
+  uint32_t version = abiVersion();
+  if (version != MLC_MODEL_ABI_VERSION) {
+    setError(MLC_ERR_LOAD,
+             "'%s' was compiled for model ABI version %u, but this runtime "
+             "supports version %u; recompile the model with a matching "
+             "mlc-compile",
+             path, version, unsigned(MLC_MODEL_ABI_VERSION));
+    destroyModel(model);
+    return nullptr;
+  }
+
+  char err[1024];
+  if (!parseSignature(signature(), &model->sig, err, sizeof(err))) {
+    setError(MLC_ERR_LOAD, "'%s' has a malformed signature: %s", path, err);
+    destroyModel(model);
+    return nullptr;
+  }
+
+  mlc_status status =
+      checkCpuFeatures(cpuFeatures(), hostCpuFeatureMask(), err, sizeof(err));
+  if (status != MLC_OK) {
+    setError(status, "'%s' cannot run on this CPU: the model %s", path, err);
+    destroyModel(model);
+    return nullptr;
+  }
+  model->workspaceBytes = workspaceBytes();
+  return model;
+}
+
+void mlc_model_close(mlc_model *model) { destroyModel(model); }
+
+//===----------------------------------------------------------------------===//
+// Introspection
+//===----------------------------------------------------------------------===//
+
+int32_t mlc_model_num_inputs(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return -1;
+  }
+  return model->sig.numInputs;
+}
+
+int32_t mlc_model_num_outputs(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return -1;
+  }
+  return model->sig.numOutputs;
+}
+
+namespace {
+mlc_status getInfo(const mlc_model *model, bool input, int32_t index,
+                   mlc_tensor_info *info) {
+  const char *kind = input ? "input" : "output";
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  if (!info)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "%s info pointer is NULL", kind);
+  int32_t count = input ? model->sig.numInputs : model->sig.numOutputs;
+  if (index < 0 || index >= count)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "%s index %d out of range (the model has %d %ss)", kind,
+                    int(index), int(count), kind);
+  const TensorDesc &t =
+      model->sig.tensors[input ? index : model->sig.numInputs + index];
+  info->name = t.name;
+  info->dtype = t.dtype;
+  info->rank = t.rank;
+  info->shape = t.shape;
+  info->num_elements = t.numElements;
+  info->size_bytes = t.sizeBytes;
+  return MLC_OK;
+}
+
+int32_t findTensor(const mlc_model *model, bool input, const char *name) {
+  const char *kind = input ? "input" : "output";
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return -1;
+  }
+  if (!name) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "%s name is NULL", kind);
+    return -1;
+  }
+  int32_t first = input ? 0 : model->sig.numInputs;
+  int32_t count = input ? model->sig.numInputs : model->sig.numOutputs;
+  for (int32_t i = 0; i < count; ++i)
+    if (strcmp(model->sig.tensors[first + i].name, name) == 0)
+      return i;
+  setError(MLC_ERR_INVALID_ARGUMENT, "the model has no %s named '%s'", kind,
+           name);
+  return -1;
+}
+} // namespace
+
+mlc_status mlc_model_input_info(const mlc_model *model, int32_t index,
+                                mlc_tensor_info *info) {
+  return getInfo(model, true, index, info);
+}
+
+mlc_status mlc_model_output_info(const mlc_model *model, int32_t index,
+                                 mlc_tensor_info *info) {
+  return getInfo(model, false, index, info);
+}
+
+int32_t mlc_model_find_input(const mlc_model *model, const char *name) {
+  return findTensor(model, true, name);
+}
+
+int32_t mlc_model_find_output(const mlc_model *model, const char *name) {
+  return findTensor(model, false, name);
+}
+
+uint64_t mlc_model_workspace_size(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return 0;
+  }
+  return model->workspaceBytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+namespace {
+mlc_status checkTensor(const TensorDesc &want, const mlc_tensor &got,
+                       const char *kind, int32_t index) {
+  if (!got.data)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "%s %d ('%s'): data is NULL",
+                    kind, int(index), want.name);
+  if (rawDtype(got) != int(want.dtype)) {
+    char gotName[32];
+    formatDtype(gotName, sizeof(gotName), rawDtype(got));
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "%s %d ('%s'): expected dtype %s but got %s", kind,
+                    int(index), want.name, mlc_dtype_name(want.dtype), gotName);
+  }
+  if (got.rank != want.rank)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "%s %d ('%s'): expected rank %d but got %d", kind,
+                    int(index), want.name, int(want.rank), int(got.rank));
+  if (got.rank > 0 && !got.shape)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "%s %d ('%s'): shape is NULL for rank %d", kind, int(index),
+                    want.name, int(got.rank));
+  for (int32_t d = 0; d < want.rank; ++d) {
+    if (got.shape[d] == want.shape[d])
+      continue;
+    char wantShape[512] = "", gotShape[512] = "";
+    formatShape(wantShape, sizeof(wantShape), want.shape, want.rank);
+    formatShape(gotShape, sizeof(gotShape), got.shape, got.rank);
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "%s %d ('%s'): expected shape %s but got %s", kind,
+                    int(index), want.name, wantShape, gotShape);
+  }
+  return MLC_OK;
+}
+
+bool overlaps(const void *a, uint64_t aSize, const void *b, uint64_t bSize) {
+  if (aSize == 0 || bSize == 0)
+    return false;
+  uintptr_t a0 = uintptr_t(a), b0 = uintptr_t(b);
+  return a0 < b0 + bSize && b0 < a0 + aSize;
+}
+} // namespace
+
+mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
+                         int32_t numInputs, const mlc_tensor *outputs,
+                         int32_t numOutputs) {
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  const Signature &sig = model->sig;
+  if (numInputs != sig.numInputs)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d inputs but got %d",
+                    int(sig.numInputs), int(numInputs));
+  if (numOutputs != sig.numOutputs)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d outputs but got %d",
+                    int(sig.numOutputs), int(numOutputs));
+  if (numInputs > 0 && !inputs)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "inputs array is NULL");
+  if (!outputs)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "outputs array is NULL");
+
+  for (int32_t i = 0; i < numInputs; ++i)
+    if (mlc_status s = checkTensor(sig.tensors[i], inputs[i], "input", i))
+      return s;
+  for (int32_t i = 0; i < numOutputs; ++i)
+    if (mlc_status s =
+            checkTensor(sig.tensors[numInputs + i], outputs[i], "output", i))
+      return s;
+
+  // The generated code assumes outputs alias nothing it reads or writes.
+  for (int32_t i = 0; i < numOutputs; ++i) {
+    const TensorDesc &out = sig.tensors[numInputs + i];
+    for (int32_t j = 0; j < numInputs; ++j)
+      if (overlaps(outputs[i].data, out.sizeBytes, inputs[j].data,
+                   sig.tensors[j].sizeBytes))
+        return setError(MLC_ERR_INVALID_ARGUMENT,
+                        "output %d ('%s') overlaps input %d ('%s')", int(i),
+                        out.name, int(j), sig.tensors[j].name);
+    for (int32_t j = 0; j < i; ++j)
+      if (overlaps(outputs[i].data, out.sizeBytes, outputs[j].data,
+                   sig.tensors[numInputs + j].sizeBytes))
+        return setError(MLC_ERR_INVALID_ARGUMENT,
+                        "output %d ('%s') overlaps output %d ('%s')", int(i),
+                        out.name, int(j), sig.tensors[numInputs + j].name);
+  }
+
+  void *workspace = nullptr;
+  if (model->workspaceBytes) {
+    // Round up so aligned allocators accept the size.
+    uint64_t bytes = (model->workspaceBytes + 63) & ~uint64_t(63);
+    if (bytes < model->workspaceBytes ||
+        posix_memalign(&workspace, 64, size_t(bytes)) != 0)
+      return setError(MLC_ERR_OUT_OF_MEMORY,
+                      "cannot allocate the %llu-byte workspace",
+                      (unsigned long long)model->workspaceBytes);
+  }
+
+  // Small models (the common case) need no heap allocation for the buffers.
+  void *stackBuffers[32];
+  size_t numBuffers = size_t(numInputs) + size_t(numOutputs);
+  void **buffers = stackBuffers;
+  if (numBuffers > sizeof(stackBuffers) / sizeof(stackBuffers[0])) {
+    buffers = static_cast<void **>(malloc(numBuffers * sizeof(void *)));
+    if (!buffers) {
+      free(workspace);
+      return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+  }
+  for (int32_t i = 0; i < numInputs; ++i)
+    buffers[i] = inputs[i].data;
+  for (int32_t i = 0; i < numOutputs; ++i)
+    buffers[numInputs + i] = outputs[i].data;
+
+  model->entry(buffers, workspace);
+
+  if (buffers != stackBuffers)
+    free(buffers);
+  free(workspace);
+  return MLC_OK;
+}

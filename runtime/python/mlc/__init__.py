@@ -1,0 +1,264 @@
+"""Python binding for models compiled by mlc-compile.
+
+Every model.so contains the mlc runtime, so this module needs nothing but
+ctypes and numpy: it loads the model.so and calls the runtime's C API
+(mlc/runtime.h) inside it.
+
+    import mlc
+    m = mlc.load("model.so")
+    m.inputs            # [("x", dtype('float32'), (1, 784))]
+    y = m(x)            # one output: an array; several: a tuple
+    y = m(x=x)
+    outs = m.run({"x": x})   # {"y": array}
+
+Inputs must have the declared shape. numpy arrays must also have the
+declared dtype (no silent casts); other values (lists, scalars) are converted
+to it when that loses nothing. Failures raise TypeError/ValueError for bad
+arguments and mlc.Error for anything the runtime reports.
+"""
+
+import ctypes
+import os
+
+import numpy as np
+
+__all__ = ["Error", "Model", "load"]
+
+# Must match MLC_RUNTIME_API_VERSION in mlc/runtime.h.
+_API_VERSION = 1
+
+# mlc_dtype values (mlc/runtime.h) -> numpy dtypes.
+_DTYPES = {
+    1: np.dtype(np.float32),
+    2: np.dtype(np.float64),
+    3: np.dtype(np.float16),
+    4: np.dtype(np.int8),
+    5: np.dtype(np.int16),
+    6: np.dtype(np.int32),
+    7: np.dtype(np.int64),
+    8: np.dtype(np.uint8),
+    9: np.dtype(np.bool_),
+}
+_CODES = {dtype: code for code, dtype in _DTYPES.items()}
+
+
+class Error(RuntimeError):
+    """An error reported by the mlc runtime (its mlc_last_error() text)."""
+
+
+class _Tensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", ctypes.c_int),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+    ]
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("dtype", ctypes.c_int),
+        ("rank", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("num_elements", ctypes.c_uint64),
+        ("size_bytes", ctypes.c_uint64),
+    ]
+
+
+_c_model_p = ctypes.c_void_p
+_SIGNATURES = {
+    "mlc_runtime_api_version": (ctypes.c_uint32, []),
+    "mlc_model_open": (_c_model_p, [ctypes.c_char_p]),
+    "mlc_model_close": (None, [_c_model_p]),
+    "mlc_model_num_inputs": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_num_outputs": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_input_info": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32,
+                       ctypes.POINTER(_TensorInfo)]),
+    "mlc_model_output_info": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32,
+                       ctypes.POINTER(_TensorInfo)]),
+    "mlc_model_workspace_size": (ctypes.c_uint64, [_c_model_p]),
+    "mlc_model_run": (
+        ctypes.c_int, [_c_model_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
+                       ctypes.POINTER(_Tensor), ctypes.c_int32]),
+    "mlc_last_error": (ctypes.c_char_p, []),
+}
+
+
+def _open_library(path):
+    """Loads model.so with ctypes and declares the runtime's functions."""
+    if not os.path.isfile(path):
+        raise Error(f"cannot load model '{path}': no such file")
+    try:
+        lib = ctypes.CDLL(os.path.abspath(path))
+    except OSError as e:
+        raise Error(f"cannot load model '{path}': {e}") from None
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            raise Error(f"'{path}' does not contain the mlc runtime "
+                        f"(missing symbol {name}); was it built by "
+                        "mlc-compile?") from None
+        fn.restype = restype
+        fn.argtypes = argtypes
+    version = lib.mlc_runtime_api_version()
+    if version != _API_VERSION:
+        raise Error(f"'{path}' contains runtime API version {version}, but "
+                    f"this binding supports version {_API_VERSION}")
+    return lib
+
+
+class Model:
+    """A loaded model. Calls are thread-safe (the GIL is released while the
+    model runs)."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self._handle = None
+        self._lib = _open_library(self.path)
+        handle = self._lib.mlc_model_open(
+            os.path.abspath(self.path).encode())
+        if not handle:
+            raise Error(self._last_error())
+        self._handle = handle
+        self.inputs = self._describe(self._lib.mlc_model_input_info,
+                                     self._lib.mlc_model_num_inputs(handle))
+        self.outputs = self._describe(self._lib.mlc_model_output_info,
+                                      self._lib.mlc_model_num_outputs(handle))
+        self.workspace_bytes = int(
+            self._lib.mlc_model_workspace_size(handle))
+        # ctypes shape arrays, built once: they never change.
+        self._input_shapes = [self._c_shape(s) for _, _, s in self.inputs]
+        self._output_shapes = [self._c_shape(s) for _, _, s in self.outputs]
+
+    def _last_error(self):
+        return self._lib.mlc_last_error().decode("utf-8", "replace")
+
+    def _describe(self, info_fn, count):
+        result = []
+        for i in range(count):
+            info = _TensorInfo()
+            if info_fn(self._handle, i, ctypes.byref(info)) != 0:
+                raise Error(self._last_error())
+            shape = tuple(int(info.shape[d]) for d in range(info.rank))
+            result.append((info.name.decode("utf-8", "replace"),
+                           _DTYPES[info.dtype], shape))
+        return result
+
+    @staticmethod
+    def _c_shape(shape):
+        return (ctypes.c_int64 * max(len(shape), 1))(*shape)
+
+    def close(self):
+        """Unloads the model; it cannot be used afterwards."""
+        if self._handle is not None:
+            self._lib.mlc_model_close(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        # Attributes may be missing if __init__ failed.
+        if getattr(self, "_handle", None) is not None:
+            self.close()
+
+    def __repr__(self):
+        def fmt(tensors):
+            return ", ".join(f"{n}: {d} {list(s)}" for n, d, s in tensors)
+        return (f"<mlc.Model '{self.path}' inputs ({fmt(self.inputs)}) "
+                f"outputs ({fmt(self.outputs)})>")
+
+    def _convert(self, index, value):
+        """Returns `value` as a C-contiguous array of the declared dtype and
+        shape for input `index`."""
+        name, dtype, shape = self.inputs[index]
+        label = f"input {index} ('{name}')"
+        if isinstance(value, np.ndarray):
+            if value.dtype != dtype:
+                raise TypeError(
+                    f"{label}: expected dtype {dtype} but got {value.dtype} "
+                    f"(convert explicitly, e.g. x.astype(np.{dtype.name}))")
+            array = value
+        else:
+            try:
+                raw = np.asarray(value)
+            except Exception as e:  # ragged lists and the like
+                raise TypeError(f"{label}: cannot convert to an array: "
+                                f"{e}") from None
+            if raw.dtype == object or not np.can_cast(raw.dtype, dtype,
+                                                      casting="same_kind"):
+                raise TypeError(f"{label}: expected {dtype} values but got "
+                                f"{raw.dtype}")
+            array = raw.astype(dtype)
+            if dtype.kind in "iub" and not np.array_equal(array, raw):
+                raise ValueError(f"{label}: values out of range for {dtype}")
+        if array.shape != shape:
+            raise ValueError(f"{label}: expected shape {list(shape)} but got "
+                             f"{list(array.shape)}")
+        if not (array.flags.c_contiguous and array.flags.aligned):
+            array = array.copy(order="C")
+        return array
+
+    def _bind(self, args, kwargs):
+        """Maps positional and keyword arguments to the inputs, in order."""
+        if len(args) > len(self.inputs):
+            raise TypeError(f"the model takes {len(self.inputs)} inputs but "
+                            f"{len(args)} were given")
+        values = list(args) + [None] * (len(self.inputs) - len(args))
+        given = [True] * len(args) + [False] * (len(self.inputs) - len(args))
+        names = [name for name, _, _ in self.inputs]
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"the model has no input named '{key}' "
+                                f"(inputs: {', '.join(names)})")
+            i = names.index(key)
+            if given[i]:
+                raise TypeError(f"input '{key}' given twice")
+            values[i], given[i] = value, True
+        missing = [n for n, g in zip(names, given) if not g]
+        if missing:
+            raise TypeError(f"missing inputs: {', '.join(missing)}")
+        return [self._convert(i, v) for i, v in enumerate(values)]
+
+    def _run(self, arrays):
+        if self._handle is None:
+            raise Error("the model has been closed")
+        outputs = [np.empty(shape, dtype) for _, dtype, shape in self.outputs]
+        c_inputs = (_Tensor * max(len(arrays), 1))()
+        for i, (array, (_, dtype, shape)) in enumerate(zip(arrays,
+                                                           self.inputs)):
+            c_inputs[i] = _Tensor(array.ctypes.data, _CODES[dtype],
+                                  len(shape), self._input_shapes[i])
+        c_outputs = (_Tensor * len(outputs))()
+        for i, (array, (_, dtype, shape)) in enumerate(zip(outputs,
+                                                           self.outputs)):
+            c_outputs[i] = _Tensor(array.ctypes.data, _CODES[dtype],
+                                   len(shape), self._output_shapes[i])
+        status = self._lib.mlc_model_run(self._handle, c_inputs, len(arrays),
+                                         c_outputs, len(outputs))
+        if status != 0:
+            raise Error(self._last_error())
+        return outputs
+
+    def __call__(self, *args, **kwargs):
+        """Runs the model: an array if it has one output, else a tuple."""
+        outputs = self._run(self._bind(args, kwargs))
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def run(self, feeds):
+        """Runs the model on a dict name -> value; returns name -> array."""
+        outputs = self._run(self._bind((), dict(feeds)))
+        return {name: array for (name, _, _), array in zip(self.outputs,
+                                                           outputs)}
+
+
+def load(path):
+    """Loads a model.so built by mlc-compile."""
+    return Model(path)

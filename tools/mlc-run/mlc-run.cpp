@@ -1,0 +1,752 @@
+//===- mlc-run.cpp - run, check and benchmark a compiled model ------------===//
+//
+// mlc-run MODEL.so [options]: feeds .npy (or seeded random) inputs to a model
+// through the runtime C API, then prints, saves, checks and/or times the
+// outputs. Every failure prints "mlc-run: error: ..." and exits with 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+#include "mlc/runtime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <sys/stat.h>
+#include <thread>
+#include <vector>
+
+using namespace mlc;
+
+namespace {
+
+const char kUsage[] =
+    R"(usage: mlc-run MODEL.so [options]
+
+Runs a model compiled by mlc-compile.
+
+inputs:
+  -i, --input [NAME=]FILE.npy   input from a .npy file, by name or (without
+                                NAME=) positionally in declaration order;
+                                repeatable. Inputs not given get random values
+                                (floats uniform in [-1,1), integers in [0,10),
+                                bools 0/1).
+  --seed N                      seed for the random inputs (default 0)
+
+outputs:
+  --print                       print each output (default when none of -o,
+                                --expect, --bench is given)
+  -o, --output-dir DIR          save each output as DIR/<name>.npy
+  --expect [NAME=]FILE.npy      check an output against a .npy file, by name
+                                or positionally; repeatable. Elements match if
+                                |got - expected| <= atol + rtol * |expected|
+                                (NaN matches only NaN).
+  --rtol X                      relative tolerance (default 1e-4)
+  --atol X                      absolute tolerance (default 1e-5)
+
+running:
+  --bench N                     after warm-up runs, time N runs and print
+                                "median_ms=<x> min_ms=<y>"
+  --warmup N                    warm-up runs before --bench (default 3)
+  --threads T                   run from T threads at once, each with its own
+                                outputs, and check all results are bitwise
+                                identical (default 1)
+  --info                        print the model's inputs, outputs and
+                                workspace size, then exit
+  -h, --help                    show this help
+
+Exit status: 0 on success, 1 on any error (bad usage, bad files, failed runs,
+mismatching outputs).
+)";
+
+[[noreturn]] void fatal(const std::string &message) {
+  fprintf(stderr, "mlc-run: error: %s\n", message.c_str());
+  exit(1);
+}
+
+[[noreturn]] void usageError(const std::string &message) {
+  fprintf(stderr, "mlc-run: error: %s\n(run 'mlc-run --help' for usage)\n",
+          message.c_str());
+  exit(1);
+}
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+struct Options {
+  std::string modelPath;
+  std::vector<std::string> inputs;
+  std::vector<std::string> expects;
+  std::string outputDir;
+  bool print = false;
+  bool info = false;
+  int64_t bench = 0;
+  int64_t warmup = 3;
+  int64_t threads = 1;
+  uint64_t seed = 0;
+  double rtol = 1e-4;
+  double atol = 1e-5;
+};
+
+int64_t parseInt(const std::string &option, const std::string &text,
+                 int64_t min, int64_t max) {
+  errno = 0;
+  char *end = nullptr;
+  long long v = strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || v < min || v > max)
+    usageError(option + " expects an integer in [" + std::to_string(min) +
+               ", " + std::to_string(max) + "], got '" + text + "'");
+  return v;
+}
+
+double parseTolerance(const std::string &option, const std::string &text) {
+  errno = 0;
+  char *end = nullptr;
+  double v = strtod(text.c_str(), &end);
+  if (text.empty() || *end || errno || !std::isfinite(v) || v < 0)
+    usageError(option + " expects a non-negative number, got '" + text + "'");
+  return v;
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options opts;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    // Long options also accept --name=value.
+    std::string name = arg, inlineValue;
+    bool hasInlineValue = false;
+    if (arg.compare(0, 2, "--") == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        name = arg.substr(0, eq);
+        inlineValue = arg.substr(eq + 1);
+        hasInlineValue = true;
+      }
+    }
+    auto value = [&]() -> std::string {
+      if (hasInlineValue)
+        return inlineValue;
+      if (i + 1 >= argc)
+        usageError("missing value after " + name);
+      return argv[++i];
+    };
+    auto noValue = [&] {
+      if (hasInlineValue)
+        usageError(name + " takes no value");
+    };
+
+    if (name == "-h" || name == "--help") {
+      fputs(kUsage, stdout);
+      exit(0);
+    } else if (name == "-i" || name == "--input") {
+      opts.inputs.push_back(value());
+    } else if (name == "--expect") {
+      opts.expects.push_back(value());
+    } else if (name == "-o" || name == "--output-dir") {
+      opts.outputDir = value();
+      if (opts.outputDir.empty())
+        usageError("empty output directory");
+    } else if (name == "--print") {
+      noValue();
+      opts.print = true;
+    } else if (name == "--info") {
+      noValue();
+      opts.info = true;
+    } else if (name == "--bench") {
+      opts.bench = parseInt(name, value(), 1, 100000000);
+    } else if (name == "--warmup") {
+      opts.warmup = parseInt(name, value(), 0, 100000000);
+    } else if (name == "--threads") {
+      opts.threads = parseInt(name, value(), 1, 1024);
+    } else if (name == "--seed") {
+      opts.seed = uint64_t(parseInt(name, value(), 0, INT64_MAX));
+    } else if (name == "--rtol") {
+      opts.rtol = parseTolerance(name, value());
+    } else if (name == "--atol") {
+      opts.atol = parseTolerance(name, value());
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      usageError("unknown option '" + arg + "'");
+    } else if (opts.modelPath.empty()) {
+      if (arg.empty())
+        usageError("empty model path");
+      opts.modelPath = arg;
+    } else {
+      usageError("unexpected argument '" + arg +
+                 "' (inputs are given with -i)");
+    }
+  }
+  if (opts.modelPath.empty())
+    usageError("no model given");
+  return opts;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+struct FreeDeleter {
+  void operator()(void *p) const { free(p); }
+};
+
+/// A zero-initialized, 64-byte aligned byte buffer.
+class Buffer {
+public:
+  explicit Buffer(size_t size) : bytes(size) {
+    void *p = nullptr;
+    if (posix_memalign(&p, 64, std::max<size_t>(size, 1)) != 0)
+      fatal("out of memory allocating " + std::to_string(size) + " bytes");
+    memset(p, 0, std::max<size_t>(size, 1));
+    storage.reset(p);
+  }
+  uint8_t *data() const { return static_cast<uint8_t *>(storage.get()); }
+  size_t size() const { return bytes; }
+
+private:
+  std::unique_ptr<void, FreeDeleter> storage;
+  size_t bytes;
+};
+
+/// A model input or output: its declaration plus a buffer.
+struct Slot {
+  std::string name;
+  mlc_dtype dtype;
+  std::vector<int64_t> shape;
+  uint64_t numElements;
+  uint64_t sizeBytes;
+};
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string typeString(mlc_dtype dtype, const std::vector<int64_t> &shape) {
+  return std::string(mlc_dtype_name(dtype)) + " " + shapeString(shape);
+}
+
+std::vector<Slot> describe(const mlc_model *model, bool inputs) {
+  int32_t n =
+      inputs ? mlc_model_num_inputs(model) : mlc_model_num_outputs(model);
+  std::vector<Slot> slots;
+  for (int32_t i = 0; i < n; ++i) {
+    mlc_tensor_info info;
+    mlc_status status = inputs ? mlc_model_input_info(model, i, &info)
+                               : mlc_model_output_info(model, i, &info);
+    if (status != MLC_OK)
+      fatal(mlc_last_error());
+    Slot slot;
+    slot.name = info.name;
+    slot.dtype = info.dtype;
+    slot.shape.assign(info.shape, info.shape + info.rank);
+    slot.numElements = info.num_elements;
+    slot.sizeBytes = info.size_bytes;
+    slots.push_back(std::move(slot));
+  }
+  return slots;
+}
+
+mlc_tensor makeTensor(const Slot &slot, void *data) {
+  mlc_tensor t;
+  t.data = data;
+  t.dtype = slot.dtype;
+  t.rank = int32_t(slot.shape.size());
+  t.shape = slot.shape.empty() ? nullptr : slot.shape.data();
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+  if (exponent == 0) {
+    float f = std::ldexp(float(mantissa), -24); // zero or subnormal
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31
+                      ? sign | 0x7f800000u | (mantissa << 13)
+                      : sign | ((exponent + 112) << 23) | (mantissa << 13);
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof(x));
+  uint16_t sign = uint16_t((x >> 16) & 0x8000u);
+  x &= 0x7fffffffu;
+  if (x >= 0x7f800000u) // inf or NaN
+    return sign | 0x7c00u | (x > 0x7f800000u ? 0x200u : 0u);
+  if (x >= 0x477ff000u) // rounds to >= 65520: overflow
+    return sign | 0x7c00u;
+  if (x < 0x38800000u) { // below 2^-14: subnormal half; exact scaling by 2^24
+    float a;
+    memcpy(&a, &x, sizeof(a));
+    return uint16_t(sign | uint32_t(std::nearbyint(a * 16777216.0f)));
+  }
+  uint32_t mantissa = x & 0x7fffffu;
+  uint32_t h = ((((x >> 23) - 112) << 10) | (mantissa >> 13));
+  uint32_t rest = mantissa & 0x1fffu; // round to nearest even
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    ++h;
+  return uint16_t(sign | h);
+}
+
+bool isFloat(mlc_dtype dtype) {
+  return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16;
+}
+
+double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
+  switch (dtype) {
+  case MLC_F32: {
+    float v;
+    memcpy(&v, data + 4 * i, 4);
+    return v;
+  }
+  case MLC_F64: {
+    double v;
+    memcpy(&v, data + 8 * i, 8);
+    return v;
+  }
+  case MLC_F16: {
+    uint16_t v;
+    memcpy(&v, data + 2 * i, 2);
+    return halfToFloat(v);
+  }
+  default:
+    return 0;
+  }
+}
+
+int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
+  switch (dtype) {
+  case MLC_I8:
+    return int8_t(data[i]);
+  case MLC_U8:
+  case MLC_BOOL:
+    return data[i];
+  case MLC_I16: {
+    int16_t v;
+    memcpy(&v, data + 2 * i, 2);
+    return v;
+  }
+  case MLC_I32: {
+    int32_t v;
+    memcpy(&v, data + 4 * i, 4);
+    return v;
+  }
+  case MLC_I64: {
+    int64_t v;
+    memcpy(&v, data + 8 * i, 8);
+    return v;
+  }
+  default:
+    return 0;
+  }
+}
+
+std::string formatElement(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
+  char buf[64];
+  if (isFloat(dtype))
+    snprintf(buf, sizeof(buf), "%.7g", loadFloat(dtype, data, i));
+  else if (dtype == MLC_BOOL)
+    return data[i] == 0   ? "False"
+           : data[i] == 1 ? "True"
+                          : std::to_string(data[i]);
+  else
+    snprintf(buf, sizeof(buf), "%" PRId64, loadInt(dtype, data, i));
+  return buf;
+}
+
+/// SplitMix64: tiny, fast, and good enough for test data.
+struct Random {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53 * 2.0 - 1.0; }
+};
+
+void fillRandom(const Slot &slot, uint8_t *data, uint64_t seed,
+                size_t inputIndex) {
+  // Seeded per input, so an input's values do not depend on which other
+  // inputs came from files.
+  Random rng{seed * 0x100000001b3ull + inputIndex + 1};
+  for (uint64_t i = 0; i < slot.numElements; ++i) {
+    switch (slot.dtype) {
+    case MLC_F32: {
+      float v = float(rng.uniform());
+      memcpy(data + 4 * i, &v, 4);
+      break;
+    }
+    case MLC_F64: {
+      double v = rng.uniform();
+      memcpy(data + 8 * i, &v, 8);
+      break;
+    }
+    case MLC_F16: {
+      uint16_t v = floatToHalf(float(rng.uniform()));
+      memcpy(data + 2 * i, &v, 2);
+      break;
+    }
+    case MLC_BOOL:
+      data[i] = uint8_t(rng.next() >> 63);
+      break;
+    default: {
+      // Small non-negative integers are valid indices for gathers and such.
+      int64_t v = int64_t(rng.next() % 10);
+      size_t size = mlc_dtype_size(slot.dtype);
+      // Little-endian: the low bytes of v are the narrower integer.
+      memcpy(data + size * i, &v, size);
+      break;
+    }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Binding files to inputs and outputs
+//===----------------------------------------------------------------------===//
+
+/// Resolves "[NAME=]FILE" arguments against `slots` (inputs or outputs):
+/// returns one file path per slot ("" where none was given).
+std::vector<std::string> bindFiles(const std::vector<std::string> &args,
+                                   const std::vector<Slot> &slots,
+                                   const char *kind, const char *option) {
+  std::vector<std::string> files(slots.size());
+  std::vector<const std::string *> positional;
+  for (const std::string &arg : args) {
+    size_t eq = arg.find('=');
+    size_t index = slots.size();
+    if (eq != std::string::npos)
+      for (size_t i = 0; i < slots.size(); ++i)
+        if (slots[i].name == arg.substr(0, eq))
+          index = i;
+    if (index == slots.size()) {
+      // "NAME=FILE" with an unknown NAME is a typo unless the whole argument
+      // is an existing file's path.
+      struct stat st;
+      if (eq != std::string::npos && stat(arg.c_str(), &st) != 0) {
+        std::string names;
+        for (const Slot &slot : slots)
+          names += (names.empty() ? "" : ", ") + slot.name;
+        fatal("the model has no " + std::string(kind) + " named '" +
+              arg.substr(0, eq) + "' (" + kind + "s: " + names + ")");
+      }
+      positional.push_back(&arg);
+      continue;
+    }
+    if (!files[index].empty())
+      fatal(std::string(kind) + " '" + slots[index].name + "' given twice");
+    files[index] = arg.substr(eq + 1);
+    if (files[index].empty())
+      fatal(std::string("empty file name in ") + option + " " + arg);
+  }
+  size_t next = 0;
+  for (const std::string *arg : positional) {
+    while (next < slots.size() && !files[next].empty())
+      ++next;
+    if (next == slots.size())
+      fatal("too many " + std::string(kind) + "s: " + option + " " + *arg +
+            " has no " + kind + " left to bind to (the model has " +
+            std::to_string(slots.size()) + ")");
+    files[next++] = *arg;
+  }
+  return files;
+}
+
+/// Reads a .npy file for `slot`, checking dtype and shape.
+npy::Array readFor(const Slot &slot, const std::string &path,
+                   const char *kind) {
+  npy::Array array;
+  std::string error;
+  if (!npy::readFile(path, array, error))
+    fatal(error);
+  if (array.dtype != slot.dtype || array.shape != slot.shape)
+    fatal(std::string(kind) + " '" + slot.name + "' is " +
+          typeString(slot.dtype, slot.shape) + " but '" + path + "' holds " +
+          typeString(array.dtype, array.shape));
+  return array;
+}
+
+//===----------------------------------------------------------------------===//
+// Output handling
+//===----------------------------------------------------------------------===//
+
+void printOutput(const Slot &slot, const uint8_t *data) {
+  printf("%s: %s\n", slot.name.c_str(),
+         typeString(slot.dtype, slot.shape).c_str());
+  if (slot.shape.empty()) {
+    printf("%s\n", formatElement(slot.dtype, data, 0).c_str());
+    return;
+  }
+  const uint64_t kShown = 10;
+  std::string line = "[";
+  for (uint64_t i = 0; i < slot.numElements && i < kShown; ++i)
+    line += (i ? ", " : "") + formatElement(slot.dtype, data, i);
+  if (slot.numElements > kShown)
+    line += ", ... (" + std::to_string(slot.numElements) + " elements)";
+  printf("%s]\n", line.c_str());
+}
+
+std::string multiIndex(const std::vector<int64_t> &shape, uint64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    index[d] = int64_t(flat % uint64_t(shape[d]));
+    flat /= uint64_t(shape[d]);
+  }
+  return shapeString(index);
+}
+
+/// Compares an output with its expected values; reports and returns false on
+/// mismatch.
+bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
+             const std::string &path, double rtol, double atol) {
+  uint64_t mismatches = 0, worst = 0;
+  double worstErr = -1, maxErr = 0;
+  for (uint64_t i = 0; i < slot.numElements; ++i) {
+    double g, e;
+    if (isFloat(slot.dtype)) {
+      g = loadFloat(slot.dtype, got, i);
+      e = loadFloat(slot.dtype, expected.data.data(), i);
+      if (std::isnan(g) && std::isnan(e))
+        continue;
+      if (g == e)
+        continue;
+    } else {
+      int64_t gi = loadInt(slot.dtype, got, i);
+      int64_t ei = loadInt(slot.dtype, expected.data.data(), i);
+      if (gi == ei)
+        continue;
+      g = double(gi);
+      e = double(ei);
+    }
+    // NaN against a number, or infinities that differ, is infinitely wrong.
+    double err = std::fabs(g - e);
+    if (std::isnan(err))
+      err = INFINITY;
+    if (err <= atol + rtol * std::fabs(e)) {
+      maxErr = std::max(maxErr, err);
+      continue;
+    }
+    ++mismatches;
+    if (err > worstErr) {
+      worstErr = err;
+      worst = i;
+    }
+  }
+  if (mismatches == 0) {
+    printf("%s: matches '%s' (%" PRIu64 " elements, max abs err %.3g)\n",
+           slot.name.c_str(), path.c_str(), slot.numElements, maxErr);
+    return true;
+  }
+  double expectedWorst =
+      isFloat(slot.dtype)
+          ? loadFloat(slot.dtype, expected.data.data(), worst)
+          : double(loadInt(slot.dtype, expected.data.data(), worst));
+  double relErr = worstErr / std::fabs(expectedWorst);
+  fprintf(stderr,
+          "mlc-run: error: output '%s' does not match '%s': %" PRIu64
+          " of %" PRIu64 " elements differ (rtol=%g, atol=%g)\n"
+          "  worst at index %" PRIu64 " %s: got %s, expected %s, abs err %.6g, "
+          "rel err %.6g\n",
+          slot.name.c_str(), path.c_str(), mismatches, slot.numElements, rtol,
+          atol, worst, multiIndex(slot.shape, worst).c_str(),
+          formatElement(slot.dtype, got, worst).c_str(),
+          formatElement(slot.dtype, expected.data.data(), worst).c_str(),
+          worstErr, relErr);
+  return false;
+}
+
+std::string outputFileName(const std::string &dir, const std::string &name) {
+  std::string safe = name;
+  std::replace(safe.begin(), safe.end(), '/', '_');
+  return dir + "/" + safe + ".npy";
+}
+
+void makeDirectory(const std::string &dir) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      fatal("'" + dir + "' exists and is not a directory");
+    return;
+  }
+  if (mkdir(dir.c_str(), 0777) != 0)
+    fatal("cannot create directory '" + dir + "': " + strerror(errno));
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+struct Worker {
+  std::vector<Buffer> outputs;
+  std::vector<double> timesMs;
+  std::string error;
+};
+
+void runWorker(const mlc_model *model, const std::vector<mlc_tensor> &inputs,
+               const std::vector<Slot> &outputSlots, Worker &worker,
+               int64_t warmup, int64_t runs, std::atomic<int64_t> &ready,
+               int64_t numThreads) {
+  std::vector<mlc_tensor> outputs;
+  for (size_t i = 0; i < outputSlots.size(); ++i)
+    outputs.push_back(makeTensor(outputSlots[i], worker.outputs[i].data()));
+  // Start together so the runs really overlap.
+  ready.fetch_add(1);
+  while (ready.load() < numThreads)
+    std::this_thread::yield();
+  for (int64_t r = 0; r < warmup + runs; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    mlc_status status =
+        mlc_model_run(model, inputs.data(), int32_t(inputs.size()),
+                      outputs.data(), int32_t(outputs.size()));
+    auto end = std::chrono::steady_clock::now();
+    if (status != MLC_OK) {
+      worker.error = mlc_last_error();
+      return;
+    }
+    if (r >= warmup)
+      worker.timesMs.push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts = parseArgs(argc, argv);
+
+  mlc_model *model = mlc_model_open(opts.modelPath.c_str());
+  if (!model)
+    fatal(mlc_last_error());
+  std::vector<Slot> inputSlots = describe(model, true);
+  std::vector<Slot> outputSlots = describe(model, false);
+
+  if (opts.info) {
+    printf("model: %s\n", opts.modelPath.c_str());
+    printf("inputs:\n");
+    for (const Slot &s : inputSlots)
+      printf("  %s: %s\n", s.name.c_str(),
+             typeString(s.dtype, s.shape).c_str());
+    printf("outputs:\n");
+    for (const Slot &s : outputSlots)
+      printf("  %s: %s\n", s.name.c_str(),
+             typeString(s.dtype, s.shape).c_str());
+    printf("workspace_bytes: %" PRIu64 "\n", mlc_model_workspace_size(model));
+    mlc_model_close(model);
+    return 0;
+  }
+
+  // Inputs: files where given, random values elsewhere.
+  std::vector<std::string> inputFiles =
+      bindFiles(opts.inputs, inputSlots, "input", "-i");
+  std::vector<Buffer> inputBuffers;
+  std::vector<mlc_tensor> inputs;
+  for (size_t i = 0; i < inputSlots.size(); ++i) {
+    inputBuffers.emplace_back(inputSlots[i].sizeBytes);
+    if (inputFiles[i].empty()) {
+      fillRandom(inputSlots[i], inputBuffers[i].data(), opts.seed, i);
+    } else {
+      npy::Array array = readFor(inputSlots[i], inputFiles[i], "input");
+      if (!array.data.empty())
+        memcpy(inputBuffers[i].data(), array.data.data(), array.data.size());
+    }
+    inputs.push_back(makeTensor(inputSlots[i], inputBuffers[i].data()));
+  }
+
+  // Load expectations before running so bad files fail fast.
+  std::vector<std::string> expectFiles =
+      bindFiles(opts.expects, outputSlots, "output", "--expect");
+  std::vector<npy::Array> expected(outputSlots.size());
+  for (size_t i = 0; i < outputSlots.size(); ++i)
+    if (!expectFiles[i].empty())
+      expected[i] = readFor(outputSlots[i], expectFiles[i], "output");
+  if (!opts.outputDir.empty())
+    makeDirectory(opts.outputDir);
+
+  // Run, from opts.threads threads when asked.
+  int64_t warmup = opts.bench ? opts.warmup : 0;
+  int64_t runs = opts.bench ? opts.bench : 1;
+  std::vector<Worker> workers(size_t(opts.threads));
+  for (Worker &w : workers)
+    for (const Slot &s : outputSlots)
+      w.outputs.emplace_back(s.sizeBytes);
+  std::atomic<int64_t> ready{0};
+  if (opts.threads == 1) {
+    runWorker(model, inputs, outputSlots, workers[0], warmup, runs, ready, 1);
+  } else {
+    std::vector<std::thread> threads;
+    for (Worker &w : workers)
+      threads.emplace_back(runWorker, model, std::cref(inputs),
+                           std::cref(outputSlots), std::ref(w), warmup, runs,
+                           std::ref(ready), opts.threads);
+    for (std::thread &t : threads)
+      t.join();
+  }
+  for (size_t t = 0; t < workers.size(); ++t)
+    if (!workers[t].error.empty())
+      fatal(opts.threads > 1 ? "run failed in thread " + std::to_string(t) +
+                                   ": " + workers[t].error
+                             : "run failed: " + workers[t].error);
+  for (size_t t = 1; t < workers.size(); ++t)
+    for (size_t o = 0; o < outputSlots.size(); ++o)
+      if (memcmp(workers[t].outputs[o].data(), workers[0].outputs[o].data(),
+                 outputSlots[o].sizeBytes) != 0)
+        fatal("output '" + outputSlots[o].name + "' of thread " +
+              std::to_string(t) +
+              " differs from thread 0: the model is not deterministic or "
+              "not thread-safe");
+  const std::vector<Buffer> &results = workers[0].outputs;
+
+  bool ok = true;
+  if (opts.print ||
+      (opts.outputDir.empty() && opts.expects.empty() && opts.bench == 0))
+    for (size_t o = 0; o < outputSlots.size(); ++o)
+      printOutput(outputSlots[o], results[o].data());
+  if (!opts.outputDir.empty()) {
+    for (size_t o = 0; o < outputSlots.size(); ++o) {
+      std::string error;
+      if (!npy::writeFile(outputFileName(opts.outputDir, outputSlots[o].name),
+                          outputSlots[o].dtype, outputSlots[o].shape,
+                          results[o].data(), results[o].size(), error))
+        fatal(error);
+    }
+  }
+  for (size_t o = 0; o < outputSlots.size(); ++o)
+    if (!expectFiles[o].empty())
+      ok &= compare(outputSlots[o], results[o].data(), expected[o],
+                    expectFiles[o], opts.rtol, opts.atol);
+  if (opts.bench) {
+    std::vector<double> times;
+    for (const Worker &w : workers)
+      times.insert(times.end(), w.timesMs.begin(), w.timesMs.end());
+    std::sort(times.begin(), times.end());
+    size_t n = times.size();
+    double median =
+        n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    printf("runs=%zu threads=%" PRId64 " warmup=%" PRId64 "\n", n, opts.threads,
+           warmup);
+    printf("median_ms=%.6f min_ms=%.6f\n", median, times.front());
+  }
+  mlc_model_close(model);
+  fflush(stdout);
+  return ok ? 0 : 1;
+}
