@@ -3,6 +3,7 @@
 add_library(MLCFrontendSpec STATIC
   ${CMAKE_CURRENT_LIST_DIR}/ModelSpec.cpp
   ${CMAKE_CURRENT_LIST_DIR}/Safetensors.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/JSONUtil.cpp
   )
 target_include_directories(MLCFrontendSpec PUBLIC
   ${CMAKE_CURRENT_LIST_DIR}/../../include)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Frontend/Safetensors.h"
+#include "JSONUtil.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,50 +17,13 @@
 #include <limits>
 
 using namespace mlc::frontend;
+using namespace mlc::frontend::detail;
 
 namespace {
 
 /// The reference implementation refuses headers above 100 MB; so do we, so a
 /// corrupt size field cannot make us allocate gigabytes.
 constexpr uint64_t kMaxHeaderSize = 100000000;
-
-/// A safetensors header is flat (object -> entry -> shape list); anything
-/// deeper is garbage and must not reach a recursive consumer.
-bool nestedDeeperThan(const std::string &text, unsigned limit) {
-  unsigned depth = 0;
-  bool inString = false, escaped = false;
-  for (char c : text) {
-    if (inString) {
-      if (escaped)
-        escaped = false;
-      else if (c == '\\')
-        escaped = true;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit)
-        return true;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return false;
-}
-
-/// Strips nlohmann's "[json.exception.parse_error.101] " prefix.
-std::string jsonMessage(const std::exception &e) {
-  std::string msg = e.what();
-  if (!msg.empty() && msg[0] == '[') {
-    size_t close = msg.find("] ");
-    if (close != std::string::npos)
-      msg = msg.substr(close + 2);
-  }
-  return msg;
-}
 
 bool getU64(const nlohmann::json &v, uint64_t &out) {
   if (v.is_number_unsigned()) {
@@ -140,7 +104,8 @@ bool SafetensorsFile::open(const std::string &path,
     dataStart = 8 + headerSize;
     uint64_t dataSize = fileSize - dataStart;
 
-    if (nestedDeeperThan(header, 8))
+    size_t deepLine, deepColumn;
+    if (findDeepNesting(header, 8, deepLine, deepColumn))
       return malformed("header is nested too deeply");
     nlohmann::json root;
     try {

@@ -235,13 +235,8 @@ struct AvgPoolPattern : OpRewritePattern<AvgPool2DOp> {
     Value sums = windowReduce(rewriter, loc, padded, outType, k, s, ones,
                               /*isMax=*/false);
     if (op.getCountIncludePad()) {
-      Value count = scalarConstant(rewriter, loc, elt, double(k[0] * k[1]));
-      rewriter.replaceOp(
-          op, buildElementwise(rewriter, loc, outType, sums,
-                               [&](OpBuilder &b, Location l, ValueRange a) {
-                                 return arith::DivFOp::create(b, l, a[0],
-                                                              count);
-                               }));
+      rewriter.replaceOp(op, divideByConstant(rewriter, loc, sums,
+                                              double(k[0] * k[1])));
       return success();
     }
     // Divide by the number of real (unpadded) elements under each window:
@@ -280,17 +275,11 @@ struct GlobalAvgPoolPattern : OpRewritePattern<GlobalAvgPoolOp> {
   LogicalResult matchAndRewrite(GlobalAvgPoolOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType outType = op.getType();
     auto inShape = op.getInput().getType().getShape();
     Value sums = buildReduction(rewriter, loc, op.getInput(), {2, 3},
                                 ReduceKind::Sum, /*keepDims=*/true);
-    Value count = scalarConstant(rewriter, loc, outType.getElementType(),
-                                 double(inShape[2] * inShape[3]));
-    rewriter.replaceOp(
-        op, buildElementwise(rewriter, loc, outType, sums,
-                             [&](OpBuilder &b, Location l, ValueRange a) {
-                               return arith::DivFOp::create(b, l, a[0], count);
-                             }));
+    rewriter.replaceOp(op, divideByConstant(rewriter, loc, sums,
+                                            double(inShape[2] * inShape[3])));
     return success();
   }
 };

@@ -150,7 +150,7 @@ struct ComparePattern : OpRewritePattern<CompareOp> {
           if (isFloat(a[0])) {
             // Ordered predicates (false on NaN), except ne, which is true on
             // NaN as in IEEE and numpy.
-            arith::CmpFPredicate p;
+            arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
             switch (pred) {
             case ComparePredicate::eq: p = arith::CmpFPredicate::OEQ; break;
             case ComparePredicate::ne: p = arith::CmpFPredicate::UNE; break;
@@ -161,7 +161,7 @@ struct ComparePattern : OpRewritePattern<CompareOp> {
             }
             return arith::CmpFOp::create(b, loc, p, a[0], a[1]);
           }
-          arith::CmpIPredicate p;
+          arith::CmpIPredicate p = arith::CmpIPredicate::eq;
           switch (pred) {
           case ComparePredicate::eq: p = arith::CmpIPredicate::eq; break;
           case ComparePredicate::ne: p = arith::CmpIPredicate::ne; break;

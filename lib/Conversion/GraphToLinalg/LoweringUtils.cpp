@@ -101,6 +101,16 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
+Value divideByConstant(OpBuilder &b, Location loc, Value input,
+                       double divisor) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Value d = scalarConstant(b, loc, type.getElementType(), divisor);
+  return buildElementwise(b, loc, type, input,
+                          [&](OpBuilder &nb, Location l, ValueRange a) {
+                            return arith::DivFOp::create(nb, l, a[0], d);
+                          });
+}
+
 Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, ReduceKind kind, bool keepDims) {
   MLIRContext *ctx = b.getContext();

@@ -54,6 +54,10 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, BodyBuilder body);
 
+/// input / divisor, elementwise (float tensors): means and averages.
+mlir::Value divideByConstant(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value input, double divisor);
+
 enum class ReduceKind { Sum, Max };
 /// Reduces `input` over the sorted `axes`; the result keeps size-1 dims at
 /// the reduced positions when keepDims, else drops them.

@@ -34,14 +34,9 @@ struct ReducePattern : OpRewritePattern<OpTy> {
     llvm::sort(axes);
     Value r = buildReduction(rewriter, loc, op.getInput(), axes, Kind,
                              op.getKeepdims());
-    if (Mean) {
-      Value n = scalarConstant(rewriter, loc, op.getType().getElementType(),
-                               double(countOver(op.getInput().getType(), axes)));
-      r = buildElementwise(rewriter, loc, op.getType(), r,
-                           [&](OpBuilder &b, Location l, ValueRange a) {
-                             return arith::DivFOp::create(b, l, a[0], n);
-                           });
-    }
+    if (Mean)
+      r = divideByConstant(rewriter, loc, r,
+                           double(countOver(op.getInput().getType(), axes)));
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -51,12 +46,7 @@ struct ReducePattern : OpRewritePattern<OpTy> {
 Value meanKeep(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes) {
   auto type = cast<RankedTensorType>(x.getType());
   Value sum = buildReduction(b, loc, x, axes, ReduceKind::Sum, true);
-  Value n = scalarConstant(b, loc, type.getElementType(),
-                           double(countOver(type, axes)));
-  return buildElementwise(b, loc, cast<RankedTensorType>(sum.getType()), sum,
-                          [&](OpBuilder &nb, Location l, ValueRange a) {
-                            return arith::DivFOp::create(nb, l, a[0], n);
-                          });
+  return divideByConstant(b, loc, sum, double(countOver(type, axes)));
 }
 
 template <typename OpTy, bool Log>
