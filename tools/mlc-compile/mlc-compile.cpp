@@ -158,11 +158,12 @@ int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  // Passes first: the --mlir-print-ir-* options list the registered passes.
+  mlc::registerPassesAndPipelines();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
-  mlc::registerPassesAndPipelines();
   cl::ParseCommandLineOptions(argc, argv,
                               "mlc-compile: compile a model to a shared "
                               "library (or MLIR, LLVM IR, assembly, object)\n");
