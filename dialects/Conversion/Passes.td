@@ -24,6 +24,8 @@ def RecordModelSignature : Pass<"mlc-record-model-signature", "mlir::ModuleOp"> 
     attributes (defaults: input0.., output0..) and stores the runtime
     signature text (see runtime/include/mlc/model_abi.h) as the module
     attribute `mlc.signature`, before bufferization rewrites the signature.
+    Also marks the inputs `bufferization.writable = false`: they are the
+    caller's buffers and must never be written in place.
   }];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",

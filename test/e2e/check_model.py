@@ -19,7 +19,11 @@ def main():
     feeds = {}
     for name, _, _ in m.inputs:
         feeds[name] = np.load(os.path.join(model_dir, "inputs", name + ".npy"))
+    originals = {k: v.copy() for k, v in feeds.items()}
     outputs = m.run(feeds)
+    for name, value in feeds.items():
+        # Inputs belong to the caller: the model must never write them.
+        assert np.array_equal(value, originals[name]), f"input {name} modified"
     for name, _, _ in m.outputs:
         expected = np.load(os.path.join(model_dir, "expected", name + ".npy"))
         got = outputs[name]

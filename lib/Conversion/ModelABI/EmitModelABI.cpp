@@ -22,6 +22,9 @@ using namespace mlir;
 
 namespace {
 
+constexpr const char *kSignatureGlobal = "__mlc_signature";
+constexpr const char *kFeaturesGlobal = "__mlc_cpu_features";
+
 struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
   using Base::Base;
 
@@ -62,7 +65,7 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                   "params and the bare-pointer calling convention");
     for (StringRef sym : {MLC_SYM_ABI_VERSION, MLC_SYM_SIGNATURE,
                           MLC_SYM_CPU_FEATURES, MLC_SYM_WORKSPACE_BYTES,
-                          MLC_SYM_ENTRY})
+                          MLC_SYM_ENTRY, kSignatureGlobal, kFeaturesGlobal})
       if (module.lookupSymbol(sym))
         return fail("symbol '" + sym + "' is already defined");
 
@@ -88,8 +91,8 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                                         LLVM::Linkage::Internal);
       });
     };
-    addString(MLC_SYM_SIGNATURE, "__mlc_signature", signature.getValue());
-    addString(MLC_SYM_CPU_FEATURES, "__mlc_cpu_features", cpuFeatures);
+    addString(MLC_SYM_SIGNATURE, kSignatureGlobal, signature.getValue());
+    addString(MLC_SYM_CPU_FEATURES, kFeaturesGlobal, cpuFeatures);
 
     // void mlc_model_entry(void **buffers, void *workspace)
     auto entryType = LLVM::LLVMFunctionType::get(

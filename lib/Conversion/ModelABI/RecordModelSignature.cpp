@@ -2,7 +2,8 @@
 //
 // The runtime needs the names, dtypes and shapes of the model's inputs and
 // outputs. They are read here, at tensor level, because bufferization and
-// the LLVM lowering later rewrite the entry function's signature.
+// the LLVM lowering later rewrite the entry function's signature. It also
+// marks the inputs read-only for bufferization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +79,11 @@ struct RecordModelSignature
                          "output" + std::to_string(i))))
         return signalPassFailure();
     module->setAttr("mlc.signature", StringAttr::get(&getContext(), text));
+    // Inputs are caller-owned and read-only: bufferization must never write
+    // into them in place.
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      func.setArgAttr(i, "bufferization.writable",
+                      BoolAttr::get(&getContext(), false));
   }
 };
 } // namespace

@@ -18,6 +18,8 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlc::graph;
 
@@ -65,6 +67,13 @@ std::string typeStr(Type t) {
   llvm::raw_string_ostream os(s);
   os << t;
   return s;
+}
+
+/// Shortest round-trip form of a number ("2", "0.5", "2147483648").
+std::string shortNumber(double v) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%.17g", v);
+  return buf;
 }
 
 std::string shapeStr(ArrayRef<int64_t> shape) {
@@ -796,6 +805,9 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
     return fail(loc, "gather indices must be i32 or i64, got " +
                          typeStr(types[1]));
   auto data = types[0].getShape();
+  if (data[axis] == 0 && types[1].getNumElements() != 0)
+    return fail(loc, "cannot gather from dimension " + Twine(axis) + " of " +
+                         typeStr(types[0]) + ": it is empty");
   SmallVector<int64_t> shape(data.take_front(axis));
   llvm::append_range(shape, types[1].getShape());
   llvm::append_range(shape, data.drop_front(axis + 1));
@@ -817,6 +829,20 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   if (failed(checkPositive(loc, padsA.asArrayRef(), 2 * rank, "pads", true)))
     return failure();
   auto pads = padsA.asArrayRef();
+  // Integer and bool tensors take the pad value exactly or not at all:
+  // silently rounding or wrapping it would hide a model bug.
+  Type elt = types[0].getElementType();
+  double value =
+      GRAPH_ATTR(adaptor, FloatAttr, value).getValue().convertToDouble();
+  if (auto intType = dyn_cast<IntegerType>(elt)) {
+    unsigned width = intType.getWidth();
+    // Valid range [lo, hi), both powers of two so exact in a double.
+    double lo = width == 1 ? 0.0 : -std::ldexp(1.0, width - 1);
+    double hi = width == 1 ? 2.0 : std::ldexp(1.0, width - 1);
+    if (value != std::trunc(value) || value < lo || value >= hi)
+      return fail(loc, "pad value " + shortNumber(value) +
+                           " is not representable in " + typeStr(elt));
+  }
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(types[0].getDimSize(d) + pads[d] + pads[rank + d]);

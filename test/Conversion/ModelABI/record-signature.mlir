@@ -1,0 +1,87 @@
+// --mlc-record-model-signature stores one line per entry-function argument
+// ("in") and result ("out"): "<kind> <dtype> [<dims>] <name>\n", with names
+// from mlc.name attributes or input<i>/output<i>, and i1 spelled "bool".
+// It also marks the entry's inputs bufferization.writable = false (they are
+// the caller's buffers).
+// RUN: mlc-opt %s --split-input-file --mlc-record-model-signature -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: module attributes
+// CHECK-SAME: {mlc.signature = "in f32 [2,3] input0\0Ain i64 [4] ids\0Ain bool [] input2\0Ain i32 [1,2] input3\0Ain f64 [3] input4\0Aout f32 [2,3] logits\0Aout bool [] output1\0A"}
+// CHECK: func.func @main(%{{.*}}: tensor<2x3xf32> {bufferization.writable = false}, %{{.*}}: tensor<4xi64> {bufferization.writable = false, mlc.name = "ids"}, %{{.*}}: tensor<i1> {bufferization.writable = false}, %{{.*}}: tensor<1x2xi32> {bufferization.writable = false}, %{{.*}}: tensor<3xf64> {bufferization.writable = false}) -> (tensor<2x3xf32> {mlc.name = "logits"}, tensor<i1>)
+func.func @main(%a: tensor<2x3xf32>, %b: tensor<4xi64> {mlc.name = "ids"}, %c: tensor<i1>, %d: tensor<1x2xi32>, %e: tensor<3xf64>) -> (tensor<2x3xf32> {mlc.name = "logits"}, tensor<i1>) {
+  return %a, %c : tensor<2x3xf32>, tensor<i1>
+}
+
+// -----
+
+// Only the entry function counts; a model without inputs is fine.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: {mlc.signature = "out f32 [4] output0\0A"}
+// CHECK: func.func @helper(%{{.*}}: tensor<7xi32>) -> tensor<7xi32>
+// CHECK: func.func @main() -> tensor<4xf32>
+func.func @helper(%a: tensor<7xi32>) -> tensor<7xi32> {
+  return %a : tensor<7xi32>
+}
+func.func @main() -> tensor<4xf32> {
+  %0 = arith.constant dense<1.0> : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{model entry function 'main' not found}}
+module {
+  func.func @predict(%a: tensor<2xf32>) -> tensor<2xf32> {
+    return %a : tensor<2xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{entry function in type 'i32' is not a statically shaped tensor of f32, f64, i64, i32 or i1}}
+func.func @main(%a: i32) -> i32 {
+  return %a : i32
+}
+
+// -----
+
+// expected-error @+1 {{entry function in type 'tensor<?x4xf32>' is not a statically shaped tensor of f32, f64, i64, i32 or i1}}
+func.func @main(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  return %a : tensor<?x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{entry function in type 'tensor<2xf16>' is not a statically shaped tensor of f32, f64, i64, i32 or i1}}
+func.func @main(%a: tensor<2xf16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{entry function in type 'memref<2xf32>' is not a statically shaped tensor of f32, f64, i64, i32 or i1}}
+func.func @main(%a: memref<2xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{entry function out type 'tensor<*xf32>' is not a statically shaped tensor of f32, f64, i64, i32 or i1}}
+func.func @main(%a: tensor<2xf32>) -> tensor<*xf32> {
+  %0 = tensor.cast %a : tensor<2xf32> to tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// expected-error @+1 {{in name must be non-empty and have no newline}}
+func.func @main(%a: tensor<2xf32> {mlc.name = ""}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{out name must be non-empty and have no newline}}
+func.func @main(%a: tensor<2xf32>) -> (tensor<2xf32> {mlc.name = "two\nlines"}) {
+  return %a : tensor<2xf32>
+}

@@ -1,0 +1,77 @@
+// The CPU pipelines on a small model: matmul + broadcast add of a constant
+// + erf, and a relu of an input returned as a second output.
+// RUN: mlc-opt %s --mlc-lower-to-loops | FileCheck %s --check-prefix=LOOPS --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=bufferization. --implicit-check-not=graph. --implicit-check-not=memref.alloc --implicit-check-not=memref.copy
+// RUN: mlc-opt %s --mlc-lower-to-loops | FileCheck %s --check-prefix=READONLY
+// RUN: mlc-opt %s --mlc-cpu-pipeline="cpu-features=avx2,fma" | FileCheck %s --check-prefixes=LLVM,FEATURES --implicit-check-not=memref. --implicit-check-not=scf. --implicit-check-not=cf. --implicit-check-not=arith. --implicit-check-not=math. --implicit-check-not=func.func --implicit-check-not=tensor. --implicit-check-not=linalg.
+// RUN: mlc-opt %s --mlc-cpu-pipeline | FileCheck %s --check-prefixes=LLVM,NOFEATURES
+// RUN: mlc-opt %s --mlc-lower-to-loops | mlc-opt --mlc-lower-to-llvm | FileCheck %s --check-prefixes=LLVM,NOFEATURES
+
+// Loops over buffers: the signature is recorded before bufferization, the
+// results become out-params after the inputs, the constant is a global, and
+// every op is a loop nest writing straight into the out-params.
+// LOOPS: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A"}
+// LOOPS: memref.global "private" constant @[[CST:.*]] : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
+// LOOPS: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>) {
+// LOOPS-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// LOOPS-DAG: %[[G:.*]] = memref.get_global @[[CST]] : memref<4xf32>
+// Zero-fill of the matmul accumulator.
+// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
+// LOOPS-NEXT: memref.store %[[ZERO]], %[[Y]][%[[I]], %[[J]]] : memref<2x4xf32>
+// Matmul: i, j, then the reduction loop k innermost.
+// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
+// LOOPS-NEXT: scf.for %[[K:[a-z0-9_]+]] =
+// LOOPS-NEXT: memref.load %[[X]][%[[I]], %[[K]]]
+// LOOPS-NEXT: memref.load %[[W]][%[[K]], %[[J]]]
+// LOOPS-NEXT: memref.load %[[Y]][%[[I]], %[[J]]]
+// LOOPS-NEXT: arith.mulf
+// LOOPS-NEXT: arith.addf
+// LOOPS-NEXT: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
+// Broadcast add of the constant: it is indexed by j only.
+// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
+// LOOPS-NEXT: memref.load %[[Y]][%[[I]], %[[J]]]
+// LOOPS-NEXT: memref.load %[[G]][%[[J]]] : memref<4xf32>
+// LOOPS-NEXT: arith.addf
+// LOOPS-NEXT: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
+// LOOPS: math.erf
+// Relu reads the input and writes the second out-param.
+// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
+// LOOPS-NEXT: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[J]]]
+// LOOPS-NEXT: %[[M:.*]] = arith.maximumf %[[V]], %[[ZERO]] : f32
+// LOOPS-NEXT: memref.store %[[M]], %[[R]][%[[I]], %[[J]]]
+// LOOPS: return
+// LOOPS-NEXT: }
+
+// Inputs are the caller's buffers: nothing is stored into them.
+// READONLY: func.func @main(%[[X:[a-z0-9_]+]]: memref<2x3xf32> {{.*}}, %[[W:[a-z0-9_]+]]: memref<3x4xf32>,
+// READONLY-NOT: memref.store {{.*}}, %[[X]][
+// READONLY-NOT: memref.store {{.*}}, %[[W]][
+// READONLY: return
+
+// LLVM dialect with the model C ABI. The entry takes bare pointers and is
+// internal; erf is a call to libm's erff.
+// LLVM: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A"}
+// FEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("avx2,fma\00")
+// NOFEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("\00")
+// LLVM-DAG: llvm.mlir.global internal constant @__mlc_signature("in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A\00")
+// LLVM-DAG: llvm.func @erff(f32) -> f32
+// LLVM-DAG: llvm.mlir.global private constant @__constant_4xf32(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>)
+// LLVM: llvm.func internal @main(%{{.*}}: !llvm.ptr {mlc.name = "x"}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {mlc.name = "y"}, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.call @erff(%{{.*}}) : (f32) -> f32
+// LLVM: llvm.func @mlc_model_abi_version() -> i32
+// LLVM: llvm.func @mlc_model_workspace_bytes() -> i64
+// LLVM: llvm.func @mlc_model_signature() -> !llvm.ptr
+// LLVM: llvm.func @mlc_model_cpu_features() -> !llvm.ptr
+// LLVM: llvm.func @mlc_model_entry(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.call @main(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+func.func @main(%x: tensor<2x3xf32> {mlc.name = "x"}, %w: tensor<3x4xf32>) -> (tensor<2x4xf32> {mlc.name = "y"}, tensor<2x3xf32>) {
+  %c = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = graph.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = graph.add %0, %c : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %2 = graph.erf %1 : tensor<2x4xf32>
+  %3 = graph.relu %x : tensor<2x3xf32>
+  return %2, %3 : tensor<2x4xf32>, tensor<2x3xf32>
+}
