@@ -33,6 +33,19 @@ def RecordModelSignature : Pass<"mlc-record-model-signature", "mlir::ModuleOp"> 
   ];
 }
 
+def DistinctResultBuffers
+    : Pass<"mlc-distinct-result-buffers", "mlir::func::FuncOp"> {
+  let summary = "Give every memref a function returns its own buffer";
+  let description = [{
+    Runs after bufferization, before buffer-results-to-out-params. Every
+    model output is written into its own caller buffer, so a buffer returned
+    more than once (two outputs that CSE merged, or an output listed twice)
+    is copied into a fresh allocation for each repeat. Without this,
+    promoting results to out params would have to alias two caller buffers.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def LowerStridedCopies : Pass<"mlc-lower-strided-copies", "mlir::ModuleOp"> {
   let summary = "Turn memref.copy between non-contiguous memrefs into loops";
   let description = [{

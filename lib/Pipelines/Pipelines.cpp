@@ -37,6 +37,7 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          "convert-graph-to-linalg,canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
+         "func.func(mlc-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
          "modify-public-functions},"
          "canonicalize,buffer-deallocation-pipeline,"

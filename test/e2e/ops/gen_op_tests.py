@@ -1,0 +1,1885 @@
+#!/usr/bin/python3
+"""Generates the per-op numerical conformance suite in test/e2e/ops/.
+
+For each case this writes, under test/e2e/ops/<case>/:
+  model.json           a tiny graph in mlc's model.json format, weights inline
+  inputs/<name>.npy    one file per graph input
+  expected/<name>.npy  one file per graph output
+and the lit test test/e2e/ops/<case>.test that compiles the model, runs it
+with mlc-run and compares every output with its expected values.
+
+Expected values are independent of mlc: they come from PyTorch or numpy,
+computed in float64 (integers exactly) from the float32/integer inputs and
+then cast to the output dtype. The semantics followed are those of
+docs/model-format.md. Pooling and convolution with asymmetric padding use a
+small numpy reference, cross-checked against torch where torch can express
+the same computation.
+
+Tolerances are chosen per case: exact (rtol 0, atol 0) for integer and bool
+outputs and for float ops that only move, select or compare values; the
+default rtol 1e-4 / atol 1e-5 for float arithmetic.
+
+Cases that mlc currently gets wrong are listed in XFAIL below with the bug;
+their .test files are marked `XFAIL: *`.
+
+Run with Debian's python (it has torch and numpy):
+  /usr/bin/python3 test/e2e/ops/gen_op_tests.py
+The output is deterministic (fixed seeds): re-running it must leave git
+clean. It removes and rewrites the case folders and .test files it owns.
+"""
+
+import json
+import math
+import os
+import shutil
+import sys
+import zlib
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+MAX_ELEMENTS = 2000          # per tensor; keeps the suite small and fast
+DEFAULT_TOL = (1e-4, 1e-5)   # (rtol, atol) for float arithmetic
+EXACT = (0.0, 0.0)
+
+NP_DTYPES = {"f32": np.float32, "i64": np.int64, "i32": np.int32,
+             "bool": np.bool_}
+
+# Cases expected to fail because of a known mlc bug: case -> comment lines.
+XFAIL = {}
+
+
+def dtype_of(array):
+    for name, dt in NP_DTYPES.items():
+        if array.dtype == dt:
+            return name
+    raise ValueError("unsupported dtype %s" % array.dtype)
+
+
+#===------------------------------------------------------------------------===#
+# Case builder and writers
+#===------------------------------------------------------------------------===#
+
+class Case:
+    """One model plus its inputs, expected outputs and tolerances."""
+
+    def __init__(self, name, desc):
+        self.name = name
+        self.desc = desc
+        self.inputs = []    # (name, array)
+        self.weights = []   # (name, array)
+        self.nodes = []
+        self.outputs = []   # (name, expected array, (rtol, atol))
+        self.counter = 0
+        seed = zlib.crc32(name.encode())
+        self.rng = np.random.default_rng(seed)
+        torch.manual_seed(seed)
+
+    # -- values ------------------------------------------------------------
+    def input(self, name, array):
+        # np.ascontiguousarray would turn a 0-d array into shape [1].
+        array = np.array(array, order="C")
+        dtype_of(array)
+        self.inputs.append((name, array))
+        return name
+
+    def weight(self, name, array):
+        array = np.array(array, order="C")
+        dtype_of(array)
+        assert array.dtype == np.bool_ or np.all(np.isfinite(array)), \
+            "inline data must be finite (JSON has no NaN/inf)"
+        self.weights.append((name, array))
+        return name
+
+    def op(self, op, inputs, out=None, **attrs):
+        if out is None:
+            self.counter += 1
+            out = "t%d" % self.counter
+        node = {"op": op, "inputs": list(inputs), "outputs": [out]}
+        if attrs:
+            node["attrs"] = attrs
+        self.nodes.append(node)
+        return out
+
+    def output(self, name, expected, tol=None):
+        expected = np.array(expected, order="C")
+        dtype_of(expected)
+        if tol is None:
+            tol = DEFAULT_TOL if expected.dtype == np.float32 else EXACT
+        if expected.dtype != np.float32:
+            assert tol == EXACT, "integer/bool outputs are compared exactly"
+        self.outputs.append((name, expected, tol))
+        return name
+
+    # -- random data (all float data is float32) ----------------------------
+    def randn(self, *shape, scale=1.0, shift=0.0):
+        return (self.rng.standard_normal(shape) * scale + shift).astype(
+            np.float32)
+
+    def uniform(self, lo, hi, *shape):
+        return self.rng.uniform(lo, hi, shape).astype(np.float32)
+
+    def ints(self, lo, hi, *shape, dtype=np.int64):
+        return self.rng.integers(lo, hi, shape, endpoint=True).astype(dtype)
+
+
+def json_value(v):
+    return json.dumps(v, separators=(", ", ": "), allow_nan=False)
+
+
+def inline_data(a):
+    flat = a.reshape(-1)
+    if a.dtype == np.float32:
+        # float32 -> double is exact and repr() round-trips it.
+        return [float(v) for v in flat]
+    if a.dtype == np.bool_:
+        return [bool(v) for v in flat]
+    return [int(v) for v in flat]
+
+
+def model_json(c):
+    lines = ["{", '  "version": 1,', '  "name": %s,' % json_value(c.name)]
+    lines.append('  "inputs": [')
+    lines.append(",\n".join(
+        "    " + json_value({"name": n, "dtype": dtype_of(a),
+                             "shape": list(a.shape)})
+        for n, a in c.inputs))
+    lines.append("  ],")
+    lines.append('  "outputs": %s,' % json_value([n for n, _, _ in
+                                                   c.outputs]))
+    lines.append('  "weights": [')
+    lines.append(",\n".join(
+        "    " + json_value({"name": n, "dtype": dtype_of(a),
+                             "shape": list(a.shape), "data": inline_data(a)})
+        for n, a in c.weights))
+    lines.append("  ],")
+    lines.append('  "nodes": [')
+    lines.append(",\n".join("    " + json_value(n) for n in c.nodes))
+    lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def fmt_tol(v):
+    if v == 0:
+        return "0"
+    text = "%g" % v
+    if v >= 0.01:
+        return text
+    mant, exp = ("%e" % v).split("e")  # 1e-05 -> 1e-5
+    mant = mant.rstrip("0").rstrip(".")
+    return "%se%d" % (mant, int(exp))
+
+
+def lit_test(c):
+    d = "%S/" + c.name
+    lines = ["# " + c.desc,
+             "# Generated by gen_op_tests.py; expected values come from "
+             "torch/numpy in float64."]
+    if c.name in XFAIL:
+        lines += ["#"] + ["# " + l for l in XFAIL[c.name]] + ["XFAIL: *"]
+    lines.append("RUN: mlc-compile %s/model.json -o %%t.so" % d)
+    # One mlc-run per tolerance group, each with its own check prefix.
+    groups = []
+    for name, _, tol in c.outputs:
+        for g in groups:
+            if g[0] == tol:
+                g[1].append(name)
+                break
+        else:
+            groups.append((tol, [name]))
+    checks = []
+    for gi, (tol, names) in enumerate(groups):
+        prefix = "CHECK" if gi == 0 else "CHECK%d" % (gi + 1)
+        args = ["-i %s=%s/inputs/%s.npy" % (n, d, n) for n, _ in c.inputs]
+        args += ["--expect %s=%s/expected/%s.npy" % (n, d, n) for n in names]
+        args.append("--rtol %s --atol %s | FileCheck %%s%s" % (
+            fmt_tol(tol[0]), fmt_tol(tol[1]),
+            "" if gi == 0 else " --check-prefix=" + prefix))
+        run = ["RUN: mlc-run %t.so"] + ["RUN:   " + a for a in args]
+        lines += [l + " \\" for l in run[:-1]] + [run[-1]]
+        kind = prefix if len(names) == 1 else prefix + "-DAG"
+        for n in names:
+            # No other output name in the group may end with this one, or
+            # the check could match the wrong line.
+            assert not any(o != n and o.endswith(n) for o in names), n
+            checks.append("%s: %s: matches" % (kind, n))
+    return "\n".join(lines + checks) + "\n"
+
+
+def write_case(c):
+    for n, a in c.inputs + c.weights:
+        assert a.size < MAX_ELEMENTS, (c.name, n, a.shape)
+    for n, a, _ in c.outputs:
+        assert a.size < MAX_ELEMENTS, (c.name, n, a.shape)
+    assert len(set(n for n, _ in c.inputs + c.weights)) == len(
+        c.inputs + c.weights), c.name
+    assert len(set(n for n, _, _ in c.outputs)) == len(c.outputs), c.name
+    d = os.path.join(HERE, c.name)
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    os.makedirs(os.path.join(d, "inputs"))
+    os.makedirs(os.path.join(d, "expected"))
+    with open(os.path.join(d, "model.json"), "w") as f:
+        f.write(model_json(c))
+    for n, a in c.inputs:
+        np.save(os.path.join(d, "inputs", n + ".npy"), a)
+    for n, a, _ in c.outputs:
+        np.save(os.path.join(d, "expected", n + ".npy"), a)
+    with open(os.path.join(HERE, c.name + ".test"), "w") as f:
+        f.write(lit_test(c))
+
+
+#===------------------------------------------------------------------------===#
+# Reference helpers (float64)
+#===------------------------------------------------------------------------===#
+
+def T(a):
+    """A float64 torch tensor of a float32 numpy array (exact)."""
+    return torch.from_numpy(np.asarray(a, dtype=np.float64).copy())
+
+
+def f32(t):
+    if isinstance(t, torch.Tensor):
+        t = t.detach().numpy()
+    return np.asarray(t, dtype=np.float64).astype(np.float32)
+
+
+def np_pool(x, kernel, strides, pads, dilations, mode, include_pad=False):
+    """Direct loop reference for maxpool2d/avgpool2d with the format's
+    [top, left, bottom, right] pads (possibly asymmetric)."""
+    x = np.asarray(x, np.float64)
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    sh, sw = strides
+    dh, dw = dilations
+    pt, pl, pb, pr = pads
+    oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    ow = (w + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            vals = []
+            for a in range(kh):
+                for b in range(kw):
+                    r, q = i * sh + a * dh - pt, j * sw + b * dw - pl
+                    if 0 <= r < h and 0 <= q < w:
+                        vals.append(x[:, :, r, q])
+            assert vals, "window entirely in padding"
+            if mode == "max":
+                out[:, :, i, j] = np.max(vals, axis=0)
+            else:
+                div = kh * kw if include_pad else len(vals)
+                out[:, :, i, j] = np.sum(vals, axis=0) / div
+    return out
+
+
+def np_conv2d(x, w, b, strides, pads, dilations, groups):
+    """Direct loop reference for conv2d (NCHW, OIHW, asymmetric pads)."""
+    x = np.asarray(x, np.float64)
+    w = np.asarray(w, np.float64)
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    sh, sw = strides
+    dh, dw = dilations
+    pt, pl, pb, pr = pads
+    oh = (h + pt + pb - dh * (kh - 1) - 1) // sh + 1
+    ow = (wd + pl + pr - dw * (kw - 1) - 1) // sw + 1
+    og = o // groups
+    out = np.zeros((n, o, oh, ow))
+    for oc in range(o):
+        g = oc // og
+        for i in range(oh):
+            for j in range(ow):
+                acc = np.zeros(n)
+                for ci in range(cg):
+                    for a in range(kh):
+                        for bb in range(kw):
+                            r = i * sh + a * dh - pt
+                            q = j * sw + bb * dw - pl
+                            if 0 <= r < h and 0 <= q < wd:
+                                acc += x[:, g * cg + ci, r, q] * w[oc, ci, a,
+                                                                    bb]
+                out[:, oc, i, j] = acc
+    if b is not None:
+        out += np.asarray(b, np.float64).reshape(1, -1, 1, 1)
+    return out
+
+
+def torch_pad_hw(x, pads, value=0.0):
+    """F.pad with the format's [top, left, bottom, right] pads."""
+    return F.pad(x, (pads[1], pads[3], pads[0], pads[2]), value=value)
+
+
+def int_div(a, b):
+    """Integer division truncating toward zero; x / 0 == 0 (mlc's spec)."""
+    a = np.asarray(a, np.int64)
+    b = np.asarray(b, np.int64)
+    a, b = np.broadcast_arrays(a, b)
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe)
+    return np.where(b == 0, 0, q)
+
+
+def same(a, b):
+    """Asserts two float64 references agree (cross-check)."""
+    np.testing.assert_allclose(np.asarray(a, np.float64),
+                               np.asarray(b, np.float64), rtol=1e-10,
+                               atol=1e-12)
+
+
+def checked_int(values, dtype):
+    values = np.asarray(values)
+    info = np.iinfo(dtype)
+    assert values.min() >= info.min and values.max() <= info.max
+    return values.astype(dtype)
+
+
+CASES = []
+
+
+def case(fn):
+    CASES.append(fn)
+    return fn
+
+
+#===------------------------------------------------------------------------===#
+# Elementwise unary
+#===------------------------------------------------------------------------===#
+
+@case
+def exp_log():
+    c = Case("exp_log", "exp on [-80, 20] (incl. tiny results) and log on "
+             "[1e-3, 1e3] (incl. 1.0)")
+    x = np.concatenate([c.uniform(-10, 10, 40),
+                        np.float32([0, 1, -1, -80, -30, 15, 20, 1e-4])])
+    y = np.concatenate([np.exp(c.uniform(-7, 7, 40)),
+                        np.float32([1, 1e-3, 1e3, 2.718281828, 0.5, 1.0001,
+                                    0.9999, 7])]).astype(np.float32)
+    c.input("x", x.reshape(6, 8))
+    c.input("y", y.reshape(2, 3, 8))
+    c.op("exp", ["x"], out="ex")
+    c.op("log", ["y"], out="ln")
+    c.output("ex", f32(torch.exp(T(x.reshape(6, 8)))))
+    c.output("ln", f32(torch.log(T(y.reshape(2, 3, 8)))))
+    return c
+
+
+@case
+def sqrt_rsqrt():
+    c = Case("sqrt_rsqrt", "sqrt on [0, 1e4] (incl. 0) and rsqrt on "
+             "[1e-4, 1e4]")
+    x = np.concatenate([c.uniform(0, 100, 26),
+                        np.float32([0, 1, 4, 1e-6, 1e4, 2])])
+    y = np.concatenate([np.exp(c.uniform(-9, 9, 26)),
+                        np.float32([1, 4, 1e-4, 1e4, 0.25, 3])])
+    x = x.astype(np.float32).reshape(4, 8)
+    y = y.astype(np.float32).reshape(4, 8)
+    c.input("x", x)
+    c.input("y", y)
+    c.op("sqrt", ["x"], out="sq")
+    c.op("rsqrt", ["y"], out="rs")
+    c.output("sq", f32(torch.sqrt(T(x))))
+    c.output("rs", f32(torch.rsqrt(T(y))))
+    return c
+
+
+@case
+def tanh_erf():
+    c = Case("tanh_erf", "tanh on [-20, 20] and erf on [-5, 5], incl. 0 "
+             "and tiny arguments")
+    x = np.concatenate([c.uniform(-4, 4, 32),
+                        np.float32([0, 1e-3, -1e-3, 10, -10, 20, -20, 0.5])])
+    y = np.concatenate([c.uniform(-3, 3, 32),
+                        np.float32([0, 1e-3, -1e-3, 5, -5, 2.5, -1, 1])])
+    x = x.reshape(5, 8)
+    y = y.reshape(5, 8)
+    c.input("x", x)
+    c.input("y", y)
+    c.op("tanh", ["x"], out="th")
+    c.op("erf", ["y"], out="er")
+    c.output("th", f32(torch.tanh(T(x))))
+    c.output("er", f32(torch.erf(T(y))))
+    return c
+
+
+@case
+def sigmoid():
+    c = Case("sigmoid", "sigmoid incl. large |x| (+-20, +-50, +-88.7, "
+             "+-100) where naive forms overflow")
+    x = np.concatenate([c.uniform(-8, 8, 30),
+                        np.float32([0, 20, -20, 50, -50, 88.7, -88.7, 100,
+                                    -100, 1e-3])])
+    x = x.reshape(5, 8)
+    c.input("x", x)
+    c.op("sigmoid", ["x"], out="y")
+    c.output("y", f32(torch.sigmoid(T(x))))
+    return c
+
+
+@case
+def gelu():
+    c = Case("gelu", "gelu with approximate=\"none\" (erf form, also the "
+             "default) and approximate=\"tanh\"")
+    x = np.concatenate([c.uniform(-6, 6, 44),
+                        np.float32([0, -10, 10, 1e-3])]).reshape(3, 16)
+    # The default form gets its own input: two identical nodes would be
+    # merged (see duplicate_outputs).
+    y = c.uniform(-4, 4, 2, 8)
+    c.input("x", x)
+    c.input("y", y)
+    c.op("gelu", ["x"], out="erf_form", approximate="none")
+    c.op("gelu", ["y"], out="default")
+    c.op("gelu", ["x"], out="tanh_form", approximate="tanh")
+    c.output("erf_form", f32(F.gelu(T(x))))
+    c.output("default", f32(F.gelu(T(y))))
+    c.output("tanh_form", f32(F.gelu(T(x), approximate="tanh")))
+    return c
+
+
+@case
+def special_exp_log_sqrt():
+    c = Case("special_exp_log_sqrt", "IEEE special values through exp, log, "
+             "sqrt, rsqrt (inf, NaN, 0, negative arguments, overflow)")
+    inf, nan = np.inf, np.nan
+    xe = np.float32([inf, -inf, nan, 100, -200, 0])
+    xl = np.float32([0, -1, inf, nan, 1, -0.0])
+    xs = np.float32([0, -1, inf, nan, -0.0, 16])
+    xr = np.float32([0, inf, -1, nan, 0.25, 16])
+    for n, v in [("xe", xe), ("xl", xl), ("xs", xs), ("xr", xr)]:
+        c.input(n, v)
+    c.op("exp", ["xe"], out="ex")
+    c.op("log", ["xl"], out="ln")
+    c.op("sqrt", ["xs"], out="sq")
+    c.op("rsqrt", ["xr"], out="rs")
+    with np.errstate(all="ignore"):
+        c.output("ex", f32(np.exp(xe.astype(np.float64))))
+        c.output("ln", f32(np.log(xl.astype(np.float64))))
+        c.output("sq", f32(np.sqrt(xs.astype(np.float64))))
+        c.output("rs", f32(1 / np.sqrt(xr.astype(np.float64))))
+    return c
+
+
+@case
+def special_tanh_sigmoid_erf():
+    c = Case("special_tanh_sigmoid_erf", "IEEE special values through tanh, "
+             "sigmoid, erf, gelu (+-inf, NaN)")
+    x = np.float32([np.inf, -np.inf, np.nan, 0, 1, -1])
+    # gelu(-inf) is -inf * 0 (NaN) when evaluated by its formula although
+    # the limit is 0; leave it out rather than pick one.
+    g = np.float32([np.inf, np.nan, 0, 1, -1, -20])
+    c.input("x", x)
+    c.input("g", g)
+    c.op("tanh", ["x"], out="th")
+    c.op("sigmoid", ["x"], out="sg")
+    c.op("erf", ["x"], out="er")
+    c.op("gelu", ["g"], out="ge", approximate="none")
+    c.op("gelu", ["g"], out="get", approximate="tanh")
+    xt, gt = T(x), T(g)
+    c.output("th", f32(torch.tanh(xt)))
+    c.output("sg", f32(torch.sigmoid(xt)))
+    c.output("er", f32(torch.erf(xt)))
+    c.output("ge", f32(F.gelu(gt)))
+    c.output("get", f32(F.gelu(gt, approximate="tanh")))
+    return c
+
+
+@case
+def unary_sign_f32():
+    c = Case("unary_sign_f32", "neg, abs, relu on f32 incl. 0, -0.0 and "
+             "+-inf (exact)")
+    x = np.concatenate([c.randn(20, scale=3),
+                        np.float32([0, -0.0, np.inf, -np.inf])]).reshape(4, 6)
+    c.input("x", x)
+    c.op("neg", ["x"], out="ng")
+    c.op("abs", ["x"], out="ab")
+    c.op("relu", ["x"], out="re")
+    c.output("ng", -x, EXACT)
+    c.output("ab", np.abs(x), EXACT)
+    c.output("re", np.maximum(x.astype(np.float64), 0).astype(np.float32),
+             EXACT)
+    return c
+
+
+@case
+def unary_int():
+    c = Case("unary_int", "neg, abs, relu on i32 and i64 incl. 0, negatives "
+             "and large magnitudes")
+    a = np.concatenate([c.ints(-100, 100, 12),
+                        [0, -1, 1, 2**30, -2**30, 2**31 - 1, -(2**31 - 1),
+                         -7]]).astype(np.int32).reshape(4, 5)
+    b = np.concatenate([c.ints(-1000, 1000, 12),
+                        [0, -1, 2**40, -2**40, 2**62, -2**62, 2**63 - 1,
+                         -(2**63 - 1)]]).astype(np.int64).reshape(2, 10)
+    c.input("a", a)
+    c.input("b", b)
+    for dt in ("a", "b"):
+        c.op("neg", [dt], out="neg_" + dt)
+        c.op("abs", [dt], out="abs_" + dt)
+        c.op("relu", [dt], out="relu_" + dt)
+    for n, v in [("a", a), ("b", b)]:
+        v64 = v.astype(np.int64)
+        c.output("neg_" + n, checked_int(-v64, v.dtype))
+        c.output("abs_" + n, checked_int(np.abs(v64), v.dtype))
+        c.output("relu_" + n, checked_int(np.maximum(v64, 0), v.dtype))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Elementwise binary
+#===------------------------------------------------------------------------===#
+
+BINARY = ["add", "sub", "mul", "div", "max", "min"]
+TORCH_BINARY = {"add": torch.add, "sub": torch.sub, "mul": torch.mul,
+                "div": torch.div, "max": torch.maximum,
+                "min": torch.minimum}
+
+
+@case
+def binary_f32():
+    c = Case("binary_f32", "add/sub/mul/div/max/min on f32, same shape and "
+             "broadcast [2,3,4] x [3,1]")
+    x = c.randn(3, 4, scale=2)
+    y = c.randn(3, 4, scale=2)
+    y[0, :2] = x[0, :2]  # ties for max/min, exact zeros for sub
+    y[1, 0] = 0.0
+    y = np.where(y == 0, 0.75, y).astype(np.float32)  # keep div finite
+    a = c.randn(2, 3, 4, scale=2)
+    b = (c.uniform(0.5, 2, 3, 1) * np.float32([[1], [-1], [1]])).astype(
+        np.float32)
+    for n, v in [("x", x), ("y", y), ("a", a), ("b", b)]:
+        c.input(n, v)
+    for op in BINARY:
+        c.op(op, ["x", "y"], out=op + "_same")
+        c.op(op, ["a", "b"], out=op + "_bcast")
+    for op in BINARY:
+        tol = EXACT if op in ("max", "min") else DEFAULT_TOL
+        c.output(op + "_same", f32(TORCH_BINARY[op](T(x), T(y))), tol)
+        c.output(op + "_bcast", f32(TORCH_BINARY[op](T(a), T(b))), tol)
+    return c
+
+
+@case
+def binary_f32_scalar():
+    c = Case("binary_f32_scalar", "f32 binary ops with a rank-0 operand on "
+             "either side, scalar x scalar, and two-sided [1,4] x [3,1] "
+             "broadcast")
+    a = c.randn(2, 3, scale=2)
+    s = np.array(c.uniform(0.5, 2, 1)[0], np.float32)      # input, rank 0
+    k = np.array(-1.25, np.float32)                        # weight, rank 0
+    r = c.randn(1, 4)
+    q = c.uniform(0.5, 3, 3, 1)
+    c.input("a", a)
+    c.input("s", s)
+    c.input("r", r)
+    c.input("q", q)
+    c.weight("k", k)
+    c.op("sub", ["a", "s"], out="a_sub_s")
+    c.op("div", ["s", "a"], out="s_div_a")
+    c.op("mul", ["k", "a"], out="k_mul_a")
+    c.op("max", ["a", "k"], out="a_max_k")
+    c.op("add", ["s", "k"], out="s_add_k")
+    c.op("div", ["r", "q"], out="r_div_q")
+    c.op("min", ["q", "r"], out="q_min_r")
+    ta, ts, tk, tr, tq = T(a), T(s), T(k), T(r), T(q)
+    c.output("a_sub_s", f32(ta - ts))
+    c.output("s_div_a", f32(ts / ta))
+    c.output("k_mul_a", f32(tk * ta))
+    c.output("a_max_k", f32(torch.maximum(ta, tk)), EXACT)
+    c.output("s_add_k", f32(ts + tk))
+    c.output("r_div_q", f32(tr / tq))
+    c.output("q_min_r", f32(torch.minimum(tq, tr)), EXACT)
+    return c
+
+
+@case
+def pow_f32():
+    c = Case("pow_f32", "pow with positive bases and negative, zero, "
+             "fractional and integral exponents, broadcast and scalar")
+    a = c.uniform(0.1, 4, 3, 4)
+    a[0, 0] = 1.0
+    a[1, 1] = 2.0
+    e = np.float32([-1.5, 0, 0.5, 2])
+    m = c.uniform(-3, 3, 3, 4)
+    three = np.array(3.0, np.float32)
+    c.input("a", a)
+    c.input("m", m)
+    c.weight("e", e)
+    c.weight("three", three)
+    c.op("pow", ["a", "e"], out="p_vec")
+    c.op("pow", ["a", "m"], out="p_mat")
+    c.op("pow", ["a", "three"], out="p_cube")
+    c.output("p_vec", f32(torch.pow(T(a), T(e))))
+    c.output("p_mat", f32(torch.pow(T(a), T(m))))
+    c.output("p_cube", f32(torch.pow(T(a), T(three))))
+    return c
+
+
+@case
+def max_min_nan():
+    c = Case("max_min_nan", "max/min propagate NaN from either side; "
+             "+-inf operands")
+    nan, inf = np.nan, np.inf
+    a = np.float32([nan, 1, nan, -inf, 2, 0.5, inf, 3])
+    b = np.float32([1, nan, nan, 5, -inf, -0.5, 2, 3])
+    c.input("a", a)
+    c.input("b", b)
+    c.op("max", ["a", "b"], out="mx")
+    c.op("min", ["a", "b"], out="mn")
+    c.output("mx", f32(torch.maximum(T(a), T(b))), EXACT)
+    c.output("mn", f32(torch.minimum(T(a), T(b))), EXACT)
+    return c
+
+
+def int_binary_case(name, dtype, big):
+    c = Case(name, "add/sub/mul/div/max/min on %s with negatives and "
+             "broadcast [3,4] x [4] (nonzero divisors)" % dtype.__name__)
+    a = c.ints(-50, 50, 3, 4)
+    a[0, 0], a[0, 1], a[2, 3] = big, -big, 0
+    b = np.array([-7, 3, -1, 5], np.int64)
+    x = c.ints(-1000, 1000, 2, 3)
+    y = c.ints(-1000, 1000, 2, 3)
+    c.input("a", a.astype(dtype))
+    c.input("x", x.astype(dtype))
+    c.input("y", y.astype(dtype))
+    c.weight("b", b.astype(dtype))
+    ref = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
+           "div": int_div, "max": np.maximum, "min": np.minimum}
+    for op in BINARY:
+        c.op(op, ["a", "b"], out=op + "_bcast")
+        c.op(op, ["x", "y"], out=op + "_same")
+    for op in BINARY:
+        c.output(op + "_bcast", checked_int(ref[op](a, b), dtype))
+        c.output(op + "_same", checked_int(ref[op](x, y), dtype))
+    return c
+
+
+@case
+def binary_i64():
+    return int_binary_case("binary_i64", np.int64, 2**40 + 3)
+
+
+@case
+def binary_i32():
+    return int_binary_case("binary_i32", np.int32, 2**20 + 3)
+
+
+@case
+def div_int_zero():
+    c = Case("div_int_zero", "integer div truncates toward zero for every "
+             "sign combination, and x / 0 == 0, on i64 and i32")
+    a = np.array([[7, -7, 7, -7, 0, 5, -5, 9, 1, -1],
+                  [6, -6, 13, -13, 100, -100, 0, 2**31 - 1, 3, -3]], np.int64)
+    b = np.array([2, 2, -2, -2, 3, 0, 0, 0, 1, -1], np.int64)
+    c.input("a64", a)
+    c.input("b64", b)
+    c.input("a32", a.astype(np.int32))
+    c.input("b32", b.astype(np.int32))
+    c.op("div", ["a64", "b64"], out="q64")
+    c.op("div", ["a32", "b32"], out="q32")
+    c.output("q64", int_div(a, b))
+    c.output("q32", checked_int(int_div(a, b), np.int32))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# matmul
+#===------------------------------------------------------------------------===#
+
+@case
+def matmul_2d():
+    c = Case("matmul_2d", "2-D matmul with a weight operand, and M=1 / N=1 "
+             "shapes")
+    a = c.randn(5, 7)
+    w = c.randn(7, 3)
+    p = c.randn(4, 6)
+    q = c.randn(6, 1)
+    r = c.randn(1, 6)
+    s = c.randn(6, 4)
+    for n, v in [("a", a), ("p", p), ("q", q), ("r", r), ("s", s)]:
+        c.input(n, v)
+    c.weight("w", w)
+    c.op("matmul", ["a", "w"], out="aw")
+    c.op("matmul", ["p", "q"], out="pq")
+    c.op("matmul", ["r", "s"], out="rs")
+    c.output("aw", f32(T(a) @ T(w)))
+    c.output("pq", f32(T(p) @ T(q)))
+    c.output("rs", f32(T(r) @ T(s)))
+    return c
+
+
+@case
+def matmul_3d():
+    c = Case("matmul_3d", "batched matmul [3,4,5]x[3,5,2], 3-D x 2-D and "
+             "2-D x 3-D")
+    a = c.randn(3, 4, 5)
+    b = c.randn(3, 5, 2)
+    w = c.randn(5, 2)
+    m = c.randn(4, 5)
+    for n, v in [("a", a), ("b", b), ("m", m)]:
+        c.input(n, v)
+    c.weight("w", w)
+    c.op("matmul", ["a", "b"], out="ab")
+    c.op("matmul", ["a", "w"], out="aw")
+    c.op("matmul", ["m", "b"], out="mb")
+    c.output("ab", f32(torch.matmul(T(a), T(b))))
+    c.output("aw", f32(torch.matmul(T(a), T(w))))
+    c.output("mb", f32(torch.matmul(T(m), T(b))))
+    return c
+
+
+@case
+def matmul_4d_bcast():
+    c = Case("matmul_4d_bcast", "4-D matmul with broadcast batch dims: "
+             "[2,1,3,4]x[5,4,6] and [1,3,2,4]x[2,1,4,5]")
+    a = c.randn(2, 1, 3, 4)
+    b = c.randn(5, 4, 6)
+    p = c.randn(1, 3, 2, 4)
+    q = c.randn(2, 1, 4, 5)
+    for n, v in [("a", a), ("b", b), ("p", p), ("q", q)]:
+        c.input(n, v)
+    c.op("matmul", ["a", "b"], out="ab")
+    c.op("matmul", ["p", "q"], out="pq")
+    ab = torch.matmul(T(a), T(b))
+    assert ab.shape == (2, 5, 3, 6)
+    c.output("ab", f32(ab))
+    c.output("pq", f32(torch.matmul(T(p), T(q))))
+    return c
+
+
+@case
+def matmul_int():
+    c = Case("matmul_int", "matmul on i64 (2-D, large values) and i32 "
+             "(batched with broadcast)")
+    a = c.ints(-50, 50, 3, 5)
+    a[0, 0] = 2**36
+    b = c.ints(-50, 50, 5, 4)
+    p = c.ints(-20, 20, 2, 1, 3, 4).astype(np.int32)
+    q = c.ints(-20, 20, 3, 4, 2).astype(np.int32)
+    for n, v in [("a", a), ("b", b), ("p", p), ("q", q)]:
+        c.input(n, v)
+    c.op("matmul", ["a", "b"], out="ab")
+    c.op("matmul", ["p", "q"], out="pq")
+    c.output("ab", a @ b)
+    c.output("pq", checked_int(p.astype(np.int64) @ q.astype(np.int64),
+                               np.int32))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# conv2d
+#===------------------------------------------------------------------------===#
+
+def conv_case(c, x, w, b, strides=(1, 1), pads=(0, 0, 0, 0),
+              dilations=(1, 1), groups=1, out="y", xname="x", wname=None):
+    """Adds one conv2d node; reference from torch (asymmetric pads via
+    F.pad), cross-checked with the numpy loop reference."""
+    wname = wname or out + ".w"
+    c.weight(wname, w)
+    ins = [xname, wname]
+    if b is not None:
+        c.weight(out + ".b", b)
+        ins.append(out + ".b")
+    attrs = {}
+    if tuple(strides) != (1, 1):
+        attrs["strides"] = list(strides)
+    if tuple(pads) != (0, 0, 0, 0):
+        attrs["pads"] = list(pads)
+    if tuple(dilations) != (1, 1):
+        attrs["dilations"] = list(dilations)
+    if groups != 1:
+        attrs["groups"] = groups
+    c.op("conv2d", ins, out=out, **attrs)
+    ref = F.conv2d(torch_pad_hw(T(x), pads), T(w),
+                   None if b is None else T(b), stride=tuple(strides),
+                   dilation=tuple(dilations), groups=groups)
+    same(ref, np_conv2d(x, w, b, strides, pads, dilations, groups))
+    c.output(out, f32(ref))
+
+
+@case
+def conv2d_bias():
+    c = Case("conv2d_bias", "conv2d 3x3 with bias, symmetric pads 1, "
+             "batch 2; and without pads")
+    x = c.randn(2, 3, 6, 6)
+    c.input("x", x)
+    conv_case(c, x, c.randn(4, 3, 3, 3, scale=0.3), c.randn(4),
+              pads=[1, 1, 1, 1], out="same")
+    conv_case(c, x, c.randn(2, 3, 3, 3, scale=0.3), c.randn(2), out="valid")
+    return c
+
+
+@case
+def conv2d_stride_asym():
+    c = Case("conv2d_stride_asym", "conv2d without bias, stride 2, "
+             "asymmetric pads [top=0,left=1,bottom=2,right=1]")
+    x = c.randn(2, 2, 7, 8)
+    c.input("x", x)
+    conv_case(c, x, c.randn(3, 2, 3, 3, scale=0.3), None, strides=[2, 2],
+              pads=[0, 1, 2, 1])
+    return c
+
+
+@case
+def conv2d_groups_dilation():
+    c = Case("conv2d_groups_dilation", "grouped conv2d (groups=2) with "
+             "dilations [2,1], strides [1,2], asymmetric pads, bias")
+    x = c.randn(1, 4, 9, 9)
+    c.input("x", x)
+    conv_case(c, x, c.randn(6, 2, 3, 3, scale=0.3), c.randn(6),
+              strides=[1, 2], pads=[2, 1, 1, 0], dilations=[2, 1], groups=2)
+    return c
+
+
+@case
+def conv2d_depthwise():
+    c = Case("conv2d_depthwise", "depthwise conv2d (groups=C) with channel "
+             "multiplier 2 and bias; multiplier 1, stride 2, no bias")
+    x = c.randn(1, 4, 6, 6)
+    c.input("x", x)
+    conv_case(c, x, c.randn(8, 1, 3, 3, scale=0.5), c.randn(8),
+              pads=[1, 1, 1, 1], groups=4, out="mult2")
+    conv_case(c, x, c.randn(4, 1, 3, 3, scale=0.5), None, strides=[2, 2],
+              pads=[1, 1, 1, 1], groups=4, out="mult1")
+    return c
+
+
+@case
+def conv2d_rect():
+    c = Case("conv2d_rect", "conv2d with a 2x3 kernel, strides [2,1], "
+             "dilations [1,2], pads [0,1,1,2]; and a 1x1 conv")
+    x = c.randn(2, 3, 7, 6)
+    c.input("x", x)
+    conv_case(c, x, c.randn(4, 3, 2, 3, scale=0.3), c.randn(4),
+              strides=[2, 1], pads=[0, 1, 1, 2], dilations=[1, 2],
+              out="rect")
+    conv_case(c, x, c.randn(5, 3, 1, 1), None, out="pointwise")
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Pooling
+#===------------------------------------------------------------------------===#
+
+@case
+def maxpool_pad_stride():
+    c = Case("maxpool_pad_stride", "maxpool2d on all-negative input (padding "
+             "never wins): k3 s2 p1, overlapping k2 s1, default strides "
+             "with a remainder")
+    x = -c.uniform(0.1, 5, 1, 2, 7, 7)
+    c.input("x", x)
+    c.op("maxpool2d", ["x"], out="k3s2p1", kernel=[3, 3], strides=[2, 2],
+         pads=[1, 1, 1, 1])
+    c.op("maxpool2d", ["x"], out="k2s1", kernel=[2, 2], strides=[1, 1])
+    c.op("maxpool2d", ["x"], out="k3x2", kernel=[3, 2])
+    tx = T(x)
+    r1 = F.max_pool2d(tx, 3, 2, 1)
+    same(r1, np_pool(x, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "max"))
+    c.output("k3s2p1", f32(r1), EXACT)
+    c.output("k2s1", f32(F.max_pool2d(tx, 2, 1)), EXACT)
+    r3 = F.max_pool2d(tx, (3, 2))
+    assert r3.shape == (1, 2, 2, 3)
+    c.output("k3x2", f32(r3), EXACT)
+    return c
+
+
+@case
+def maxpool_dilation():
+    c = Case("maxpool_dilation", "maxpool2d kernel [2,3], strides [1,2], "
+             "dilations [2,1], pads 1, on negative input")
+    x = -c.uniform(0.1, 5, 2, 2, 8, 8)
+    c.input("x", x)
+    c.op("maxpool2d", ["x"], out="y", kernel=[2, 3], strides=[1, 2],
+         pads=[1, 1, 1, 1], dilations=[2, 1])
+    ref = F.max_pool2d(T(x), (2, 3), (1, 2), (1, 1), dilation=(2, 1))
+    same(ref, np_pool(x, [2, 3], [1, 2], [1, 1, 1, 1], [2, 1], "max"))
+    c.output("y", f32(ref), EXACT)
+    return c
+
+
+@case
+def maxpool_asym():
+    c = Case("maxpool_asym", "maxpool2d with asymmetric pads [0,1,2,0], "
+             "kernel [3,2], strides [2,1], dilations [1,2] (numpy reference)")
+    x = -c.uniform(0.1, 5, 1, 3, 7, 6)
+    c.input("x", x)
+    c.op("maxpool2d", ["x"], out="y", kernel=[3, 2], strides=[2, 1],
+         pads=[0, 1, 2, 0], dilations=[1, 2])
+    ref = np_pool(x, [3, 2], [2, 1], [0, 1, 2, 0], [1, 2], "max")
+    same(ref, F.max_pool2d(torch_pad_hw(T(x), [0, 1, 2, 0], -math.inf),
+                           (3, 2), (2, 1), dilation=(1, 2)))
+    c.output("y", f32(ref), EXACT)
+    return c
+
+
+@case
+def avgpool_include_pad():
+    c = Case("avgpool_include_pad", "avgpool2d with pads and "
+             "count_include_pad=true (torch semantics): k3 s2 p1 and "
+             "k[2,3] s[1,2] p1")
+    x = c.randn(1, 2, 7, 7)
+    c.input("x", x)
+    c.op("avgpool2d", ["x"], out="k3s2", kernel=[3, 3], strides=[2, 2],
+         pads=[1, 1, 1, 1], count_include_pad=True)
+    c.op("avgpool2d", ["x"], out="k2x3", kernel=[2, 3], strides=[1, 2],
+         pads=[1, 1, 1, 1], count_include_pad=True)
+    tx = T(x)
+    r1 = F.avg_pool2d(tx, 3, 2, 1, count_include_pad=True)
+    same(r1, np_pool(x, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "avg", True))
+    c.output("k3s2", f32(r1))
+    c.output("k2x3", f32(F.avg_pool2d(tx, (2, 3), (1, 2), (1, 1),
+                                      count_include_pad=True)))
+    return c
+
+
+@case
+def avgpool_exclude_pad():
+    c = Case("avgpool_exclude_pad", "avgpool2d with pads and "
+             "count_include_pad=false, explicit and by default")
+    x = c.randn(1, 2, 7, 7)
+    c.input("x", x)
+    c.op("avgpool2d", ["x"], out="k3s2", kernel=[3, 3], strides=[2, 2],
+         pads=[1, 1, 1, 1], count_include_pad=False)
+    c.op("avgpool2d", ["x"], out="k2x3", kernel=[2, 3], strides=[1, 2],
+         pads=[1, 1, 1, 1])
+    tx = T(x)
+    r1 = F.avg_pool2d(tx, 3, 2, 1, count_include_pad=False)
+    same(r1, np_pool(x, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "avg", False))
+    c.output("k3s2", f32(r1))
+    c.output("k2x3", f32(F.avg_pool2d(tx, (2, 3), (1, 2), (1, 1),
+                                      count_include_pad=False)))
+    return c
+
+
+@case
+def avgpool_asym():
+    c = Case("avgpool_asym", "avgpool2d with asymmetric pads [0,1,2,1], "
+             "kernel [3,2], strides [2,1], count_include_pad true and false "
+             "(numpy reference)")
+    x = c.randn(2, 2, 6, 5)
+    c.input("x", x)
+    pads = [0, 1, 2, 1]
+    c.op("avgpool2d", ["x"], out="incl", kernel=[3, 2], strides=[2, 1],
+         pads=pads, count_include_pad=True)
+    c.op("avgpool2d", ["x"], out="excl", kernel=[3, 2], strides=[2, 1],
+         pads=pads, count_include_pad=False)
+    incl = np_pool(x, [3, 2], [2, 1], pads, [1, 1], "avg", True)
+    excl = np_pool(x, [3, 2], [2, 1], pads, [1, 1], "avg", False)
+    # With the pads applied explicitly, torch's average counts them.
+    same(incl, F.avg_pool2d(torch_pad_hw(T(x), pads), (3, 2), (2, 1)))
+    ones = torch_pad_hw(torch.ones_like(T(x)), pads)
+    same(excl, F.avg_pool2d(torch_pad_hw(T(x), pads), (3, 2), (2, 1)) /
+         F.avg_pool2d(ones, (3, 2), (2, 1)))
+    c.output("incl", f32(incl))
+    c.output("excl", f32(excl))
+    return c
+
+
+@case
+def global_avgpool():
+    c = Case("global_avgpool", "global_avgpool [2,3,5,4] -> [2,3,1,1]")
+    x = c.randn(2, 3, 5, 4, shift=0.5)
+    c.input("x", x)
+    c.op("global_avgpool", ["x"], out="y")
+    c.output("y", f32(F.adaptive_avg_pool2d(T(x), 1)))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Normalization and softmax
+#===------------------------------------------------------------------------===#
+
+def bn_params(c, ch):
+    return (c.uniform(0.5, 1.5, ch), c.randn(ch, scale=0.3),
+            c.randn(ch, scale=0.5), c.uniform(0.3, 2, ch))
+
+
+@case
+def batch_norm_4d():
+    c = Case("batch_norm_4d", "batch_norm (inference) on NCHW input with "
+             "epsilon 1e-3, params as inline weights")
+    x = c.randn(2, 3, 4, 5, scale=1.5, shift=0.2)
+    scale, bias, mean, var = bn_params(c, 3)
+    c.input("x", x)
+    for n, v in [("scale", scale), ("bias", bias), ("mean", mean),
+                 ("var", var)]:
+        c.weight(n, v)
+    c.op("batch_norm", ["x", "scale", "bias", "mean", "var"], out="y",
+         epsilon=1e-3)
+    c.output("y", f32(F.batch_norm(T(x), T(mean), T(var), T(scale), T(bias),
+                                   training=False, eps=1e-3)))
+    return c
+
+
+@case
+def batch_norm_2d():
+    c = Case("batch_norm_2d", "batch_norm (inference) on [N, C] input with "
+             "the default epsilon, params as graph inputs")
+    x = c.randn(4, 6, scale=1.5)
+    scale, bias, mean, var = bn_params(c, 6)
+    var[0] = 1e-5  # epsilon matters here
+    for n, v in [("x", x), ("scale", scale), ("bias", bias), ("mean", mean),
+                 ("var", var)]:
+        c.input(n, v)
+    c.op("batch_norm", ["x", "scale", "bias", "mean", "var"], out="y")
+    c.output("y", f32(F.batch_norm(T(x), T(mean), T(var), T(scale), T(bias),
+                                   training=False, eps=1e-5)))
+    return c
+
+
+@case
+def layer_norm_last():
+    c = Case("layer_norm_last", "layer_norm over the last axis (default "
+             "axis) on 3-D, and on 2-D with epsilon 1e-3")
+    x = c.randn(3, 4, 8, scale=2, shift=0.5)
+    y = c.randn(5, 6)
+    s1, b1 = c.uniform(0.5, 1.5, 8), c.randn(8, scale=0.2)
+    s2, b2 = c.uniform(0.5, 1.5, 6), c.randn(6, scale=0.2)
+    c.input("x", x)
+    c.input("y", y)
+    for n, v in [("s1", s1), ("b1", b1), ("s2", s2), ("b2", b2)]:
+        c.weight(n, v)
+    c.op("layer_norm", ["x", "s1", "b1"], out="lx")
+    c.op("layer_norm", ["y", "s2", "b2"], out="ly", axis=-1, epsilon=1e-3)
+    c.output("lx", f32(F.layer_norm(T(x), (8,), T(s1), T(b1), 1e-5)))
+    c.output("ly", f32(F.layer_norm(T(y), (6,), T(s2), T(b2), 1e-3)))
+    return c
+
+
+@case
+def layer_norm_last2():
+    c = Case("layer_norm_last2", "layer_norm over the last two axes: axis=-2 "
+             "on 4-D and axis=1 on 3-D")
+    x = c.randn(2, 3, 4, 5, scale=2, shift=0.5)
+    y = c.randn(2, 3, 4)
+    s1, b1 = c.uniform(0.5, 1.5, 4, 5), c.randn(4, 5, scale=0.2)
+    s2, b2 = c.uniform(0.5, 1.5, 3, 4), c.randn(3, 4, scale=0.2)
+    c.input("x", x)
+    c.input("y", y)
+    c.input("s2", s2)
+    c.input("b2", b2)
+    c.weight("s1", s1)
+    c.weight("b1", b1)
+    c.op("layer_norm", ["x", "s1", "b1"], out="lx", axis=-2)
+    c.op("layer_norm", ["y", "s2", "b2"], out="ly", axis=1)
+    c.output("lx", f32(F.layer_norm(T(x), (4, 5), T(s1), T(b1), 1e-5)))
+    c.output("ly", f32(F.layer_norm(T(y), (3, 4), T(s2), T(b2), 1e-5)))
+    return c
+
+
+def softmax_case(name, op, fn):
+    c = Case(name, "%s on 2-D axis 0, 1, -1 and on 3-D axis 1, -3 and "
+             "default (-1)" % op)
+    # Ops that would be identical (axis 1 and -1 on the same 2-D value) get
+    # different inputs: identical nodes are merged (see duplicate_outputs).
+    x = c.randn(4, 5, scale=2)
+    y = c.randn(3, 5, scale=2)
+    z = c.randn(2, 3, 4, scale=2)
+    c.input("x", x)
+    c.input("y", y)
+    c.input("z", z)
+    c.op(op, ["x"], out="x_ax0", axis=0)
+    c.op(op, ["x"], out="x_ax1", axis=1)
+    c.op(op, ["y"], out="y_axm1", axis=-1)
+    c.op(op, ["z"], out="z_ax1", axis=1)
+    c.op(op, ["z"], out="z_axm3", axis=-3)
+    c.op(op, ["z"], out="z_dflt")
+    tx, ty, tz = T(x), T(y), T(z)
+    c.output("x_ax0", f32(fn(tx, dim=0)))
+    c.output("x_ax1", f32(fn(tx, dim=1)))
+    c.output("y_axm1", f32(fn(ty, dim=-1)))
+    c.output("z_ax1", f32(fn(tz, dim=1)))
+    c.output("z_axm3", f32(fn(tz, dim=-3)))
+    c.output("z_dflt", f32(fn(tz, dim=-1)))
+    return c
+
+
+@case
+def softmax_axes():
+    return softmax_case("softmax_axes", "softmax", torch.softmax)
+
+
+@case
+def log_softmax_axes():
+    return softmax_case("log_softmax_axes", "log_softmax", torch.log_softmax)
+
+
+@case
+def softmax_large():
+    c = Case("softmax_large", "softmax/log_softmax on large-magnitude rows "
+             "(+-1e3, 1e4): needs the max-subtraction to stay finite")
+    x = np.float32([[1000, 1001, 999, 1002],
+                    [-1000, -1001, -999, -1002],
+                    [1e4, 0, -1e4, 1e4],
+                    [88, 89, 90, -90]])
+    c.input("x", x)
+    c.op("softmax", ["x"], out="probs")
+    c.op("log_softmax", ["x"], out="logp")
+    c.output("probs", f32(torch.softmax(T(x), -1)))
+    c.output("logp", f32(torch.log_softmax(T(x), -1)))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Reductions
+#===------------------------------------------------------------------------===#
+
+# (output name, input, axes or None for all, keepdims or None). No two
+# variants on the same input may be the same reduction, or they would be
+# merged (see duplicate_outputs).
+REDUCE_VARIANTS = [
+    ("ax1_keep", "x", [1], None),
+    ("ax02_drop", "x", [0, 2], False),
+    ("axm1_keep", "x", [-1], True),
+    ("axm3m2_drop", "x", [-3, -2], False),
+    ("ax20_keep", "x", [2, 0], True),
+    ("all_keep", "x", None, None),
+    ("all_drop", "x", [0, 1, 2], False),
+    ("neg_ax1", "n", [1], False),
+    ("allimpl_drop", "w", None, False),
+]
+
+
+def reduce_case(name, op, fn, tol):
+    c = Case(name, "%s over [1], [0,2], [-1], [-3,-2], [2,0], all axes; "
+             "keepdims true and false (scalar output)" % op)
+    x = c.randn(2, 3, 4, scale=2, shift=0.3)
+    n = -c.uniform(0.5, 3, 2, 5, 3)  # all negative: a max must not start at 0
+    w = c.randn(3, 2, scale=2)
+    c.input("x", x)
+    c.input("n", n)
+    c.input("w", w)
+    for out, src, axes, keep in REDUCE_VARIANTS:
+        attrs = {}
+        if axes is not None:
+            attrs["axes"] = axes
+        if keep is not None:
+            attrs["keepdims"] = keep
+        c.op(op, [src], out=out, **attrs)
+        t = T({"x": x, "n": n, "w": w}[src])
+        dims = tuple(range(t.dim())) if axes is None else tuple(axes)
+        ref = fn(t, dims, keep is not False)
+        c.output(out, f32(ref), tol)
+    assert c.outputs[-1][1].shape == ()
+    assert c.outputs[-3][1].shape == ()
+    assert c.outputs[-4][1].shape == (1, 1, 1)
+    return c
+
+
+@case
+def reduce_sum():
+    return reduce_case("reduce_sum", "reduce_sum",
+                       lambda t, d, k: torch.sum(t, d, keepdim=k),
+                       DEFAULT_TOL)
+
+
+@case
+def reduce_mean():
+    return reduce_case("reduce_mean", "reduce_mean",
+                       lambda t, d, k: torch.mean(t, d, keepdim=k),
+                       DEFAULT_TOL)
+
+
+@case
+def reduce_max():
+    return reduce_case("reduce_max", "reduce_max",
+                       lambda t, d, k: torch.amax(t, d, keepdim=k), EXACT)
+
+
+@case
+def reduce_int():
+    c = Case("reduce_int", "reduce_sum and reduce_max on i64 (incl. values "
+             "beyond 2^32) and i32, several axes and all axes")
+    x = c.ints(-100, 100, 2, 3, 4)
+    x[0, 1, 2] = 2**40
+    x[1, 2, 3] = -2**35
+    y = c.ints(-1000, 1000, 3, 5).astype(np.int32)
+    y[1, 1] = -5000
+    c.input("x", x)
+    c.input("y", y)
+    c.op("reduce_sum", ["x"], out="sum_ax1", axes=[1], keepdims=False)
+    c.op("reduce_sum", ["x"], out="sum_all", keepdims=False)
+    c.op("reduce_sum", ["x"], out="sum_axm10", axes=[-1, 0])
+    c.op("reduce_max", ["x"], out="max_ax0", axes=[0])
+    c.op("reduce_max", ["x"], out="max_all")
+    c.op("reduce_max", ["x"], out="max_axm2", axes=[-2], keepdims=False)
+    c.op("reduce_sum", ["y"], out="sum32", axes=[1], keepdims=False)
+    c.op("reduce_max", ["y"], out="max32", keepdims=False)
+    c.output("sum_ax1", x.sum(axis=1))
+    c.output("sum_all", np.array(x.sum()))
+    c.output("sum_axm10", x.sum(axis=(-1, 0), keepdims=True))
+    c.output("max_ax0", x.max(axis=0, keepdims=True))
+    c.output("max_all", x.max(axis=(0, 1, 2), keepdims=True))
+    c.output("max_axm2", x.max(axis=-2))
+    c.output("sum32", checked_int(y.astype(np.int64).sum(axis=1), np.int32))
+    c.output("max32", np.array(y.max()))
+    # All-negative data: the max must not start from 0.
+    n64 = -c.ints(1, 2**40, 2, 5)
+    n32 = -c.ints(1, 1000, 5, 2).astype(np.int32)
+    c.input("n64", n64)
+    c.input("n32", n32)
+    c.op("reduce_max", ["n64"], out="nmax_i64", axes=[1], keepdims=False)
+    c.op("reduce_max", ["n32"], out="nmax_i32", axes=[0], keepdims=False)
+    c.output("nmax_i64", n64.max(axis=1))
+    c.output("nmax_i32", n32.max(axis=0))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Data movement
+#===------------------------------------------------------------------------===#
+
+@case
+def reshape():
+    c = Case("reshape", "reshape with -1 (first, last, middle), to rank 0, "
+             "from rank 0, on f32, i64 and bool")
+    x = c.randn(2, 3, 4)
+    s = c.randn(1, 1)
+    t = np.array(2.5, np.float32)
+    i = c.ints(-9, 9, 6)
+    b = np.array([[True, False], [False, True]])
+    for n, v in [("x", x), ("s", s), ("t", t), ("i", i), ("b", b)]:
+        c.input(n, v)
+    c.op("reshape", ["x"], out="x_4m1", shape=[4, -1])
+    c.op("reshape", ["x"], out="x_m1", shape=[-1])
+    c.op("reshape", ["x"], out="x_m1x2x12", shape=[-1, 1, 12])
+    c.op("reshape", ["s"], out="s_rank0", shape=[])
+    c.op("reshape", ["t"], out="t_111", shape=[1, 1, 1])
+    c.op("reshape", ["i"], out="i_3m11", shape=[3, -1, 1])
+    c.op("reshape", ["b"], out="b_4", shape=[4])
+    c.output("x_4m1", x.reshape(4, -1), EXACT)
+    c.output("x_m1", x.reshape(-1), EXACT)
+    c.output("x_m1x2x12", x.reshape(-1, 1, 12), EXACT)
+    c.output("s_rank0", s.reshape(()), EXACT)
+    c.output("t_111", t.reshape(1, 1, 1), EXACT)
+    c.output("i_3m11", i.reshape(3, -1, 1))
+    c.output("b_4", b.reshape(4))
+    return c
+
+
+@case
+def transpose():
+    c = Case("transpose", "transpose with perms [1,0,2], [2,0,1], [0,2,3,1], "
+             "default (reverse) on 3-D/4-D f32 and 2-D i64")
+    x = c.randn(2, 3, 4)
+    y = c.randn(2, 3, 4, 5)
+    i = c.ints(-99, 99, 3, 5)
+    for n, v in [("x", x), ("y", y), ("i", i)]:
+        c.input(n, v)
+    c.op("transpose", ["x"], out="x_102", perm=[1, 0, 2])
+    c.op("transpose", ["x"], out="x_201", perm=[2, 0, 1])
+    c.op("transpose", ["x"], out="x_rev")
+    c.op("transpose", ["y"], out="y_0231", perm=[0, 2, 3, 1])
+    c.op("transpose", ["y"], out="y_rev")
+    c.op("transpose", ["i"], out="i_rev")
+    c.output("x_102", x.transpose(1, 0, 2), EXACT)
+    c.output("x_201", x.transpose(2, 0, 1), EXACT)
+    c.output("x_rev", x.transpose(), EXACT)
+    c.output("y_0231", y.transpose(0, 2, 3, 1), EXACT)
+    c.output("y_rev", y.transpose(), EXACT)
+    c.output("i_rev", np.ascontiguousarray(i.T))
+    return c
+
+
+@case
+def concat():
+    c = Case("concat", "concat of 3 inputs (mixing graph inputs and "
+             "weights) on axes 0, 1, 2 and -1 (i64), and of a single input")
+    a = [c.randn(k, 3, 4) for k in (1, 2, 3)]
+    b = [c.randn(2, k, 4) for k in (1, 2, 3)]
+    d = [c.randn(2, 3, k) for k in (1, 2, 3)]
+    e = [c.ints(-9, 9, 2, k) for k in (2, 1, 3)]
+    names = {}
+    for p, vals in [("a", a), ("b", b), ("d", d), ("e", e)]:
+        names[p] = []
+        for k, v in enumerate(vals):
+            n = "%s%d" % (p, k)
+            (c.weight if k == 1 else c.input)(n, v)
+            names[p].append(n)
+    c.op("concat", names["a"], out="cat0", axis=0)
+    c.op("concat", names["b"], out="cat1", axis=1)
+    c.op("concat", names["d"], out="cat2", axis=2)
+    c.op("concat", names["e"], out="cat_m1", axis=-1)
+    c.op("concat", ["a0"], out="single", axis=1)
+    c.output("cat0", np.concatenate(a, 0), EXACT)
+    c.output("cat1", np.concatenate(b, 1), EXACT)
+    c.output("cat2", np.concatenate(d, 2), EXACT)
+    c.output("cat_m1", np.concatenate(e, -1))
+    c.output("single", a[0], EXACT)
+    return c
+
+
+@case
+def slice_():
+    c = Case("slice", "slice with negative starts/ends, clamped ends, steps "
+             "> 1, partial and negative axes, on f32 and i64")
+    x = c.randn(5, 6, 7)
+    i = c.ints(-99, 99, 10)
+    c.input("x", x)
+    c.input("i", i)
+    c.op("slice", ["x"], out="s_all", starts=[1, -5, 0], ends=[4, -1, 100])
+    c.op("slice", ["x"], out="s_ax1", starts=[-3], ends=[100], axes=[1],
+         steps=[2])
+    c.op("slice", ["x"], out="s_two", starts=[0, 1], ends=[5, 7],
+         axes=[-1, 0], steps=[3, 2])
+    c.op("slice", ["x"], out="s_negend", starts=[2], ends=[-2], axes=[2],
+         steps=[4])
+    c.op("slice", ["i"], out="s_i64", starts=[1], ends=[-1], steps=[3])
+    c.output("s_all", x[1:4, -5:-1, 0:100], EXACT)
+    c.output("s_ax1", np.ascontiguousarray(x[:, -3:100:2]), EXACT)
+    c.output("s_two", np.ascontiguousarray(x[1:7:2, :, 0:5:3]), EXACT)
+    c.output("s_negend", np.ascontiguousarray(x[:, :, 2:-2:4]), EXACT)
+    c.output("s_i64", i[1:-1:3])
+    return c
+
+
+@case
+def slice_clamp():
+    c = Case("slice_clamp", "slice whose starts lie before the beginning "
+             "(-100 clamps to 0) and ends past the end, numpy-style")
+    x = c.randn(4, 5)
+    c.input("x", x)
+    c.op("slice", ["x"], out="y", starts=[-100, -100], ends=[1000, 3],
+         steps=[1, 2])
+    c.output("y", x[-100:1000, -100:3:2], EXACT)
+    return c
+
+
+@case
+def gather():
+    c = Case("gather", "gather on axis 0 (i64 indices), axis 1 (i32, "
+             "negative, 2-D indices), axis -1 (2-D indices), rank-0 indices, "
+             "i64 data, weight indices")
+    d0 = c.randn(5, 4)
+    d1 = c.randn(3, 5)
+    d2 = c.randn(2, 3, 4)
+    d3 = c.ints(-99, 99, 6)
+    i0 = np.array([0, -1, 2, 4, -5], np.int64)
+    i1 = np.array([[4, -2], [0, 1]], np.int32)
+    i2 = np.array([[3, 0, -4], [-1, 2, 1]], np.int64)
+    i3 = np.array(-3, np.int32)
+    for n, v in [("d0", d0), ("d1", d1), ("d2", d2), ("d3", d3), ("i0", i0),
+                 ("i1", i1), ("i3", i3)]:
+        c.input(n, v)
+    c.weight("i2", i2)
+    c.op("gather", ["d0", "i0"], out="g_ax0")
+    c.op("gather", ["d1", "i1"], out="g_ax1", axis=1)
+    c.op("gather", ["d2", "i2"], out="g_axm1", axis=-1)
+    c.op("gather", ["d3", "i3"], out="g_rank0", axis=0)
+    c.op("gather", ["d3", "i1"], out="g_i64", axis=0)
+    c.output("g_ax0", np.take(d0, i0, axis=0), EXACT)
+    r = np.take(d1, i1, axis=1)
+    assert r.shape == (3, 2, 2)
+    c.output("g_ax1", r, EXACT)
+    r = np.take(d2, i2, axis=-1)
+    assert r.shape == (2, 3, 2, 3)
+    c.output("g_axm1", r, EXACT)
+    c.output("g_rank0", np.array(d3[int(i3)]))
+    c.output("g_i64", np.take(d3, i1, axis=0))
+    return c
+
+
+@case
+def bool_data_movement():
+    c = Case("bool_data_movement", "transpose, reshape, pad (value 1 -> "
+             "true), concat, slice with steps, gather and select on bool "
+             "tensors")
+    x = c.rng.random((3, 5)) < 0.5
+    y = c.rng.random((3, 2)) < 0.5
+    k = np.array([[True], [False], [True]])
+    idx = np.array([4, -1, 0, 2], np.int64)
+    cond = c.rng.random((3, 1)) < 0.5
+    for n, v in [("x", x), ("y", y), ("idx", idx), ("cond", cond)]:
+        c.input(n, v)
+    c.weight("k", k)
+    c.op("transpose", ["x"], out="tr")
+    c.op("reshape", ["x"], out="rs", shape=[5, 3])
+    c.op("pad", ["x"], out="pd", pads=[1, 0, 0, 2], value=1.0)
+    c.op("concat", ["x", "k", "y"], out="cat", axis=1)
+    c.op("slice", ["x"], out="sl", starts=[0, 1], ends=[3, 5], steps=[2, 2])
+    c.op("gather", ["x", "idx"], out="ga", axis=1)
+    c.op("select", ["cond", "y", "k"], out="se")
+    c.output("tr", x.T)
+    c.output("rs", x.reshape(5, 3))
+    c.output("pd", np.pad(x, [(1, 0), (0, 2)], constant_values=True))
+    c.output("cat", np.concatenate([x, k, y], 1))
+    c.output("sl", x[0:3:2, 1:5:2])
+    c.output("ga", np.take(x, idx, axis=1))
+    c.output("se", np.where(cond, y, k))
+    return c
+
+
+@case
+def gather_clamp():
+    c = Case("gather_clamp", "gather with out-of-range indices, which the "
+             "spec clamps (7 -> 3, -9 -> 0 on a dim of 4)")
+    d = c.randn(4, 3)
+    idx = np.array([7, -9, 3, -1, 4, -4], np.int64)
+    c.input("d", d)
+    c.input("idx", idx)
+    c.op("gather", ["d", "idx"], out="y")
+    fixed = np.clip(np.where(idx < 0, idx + 4, idx), 0, 3)
+    c.output("y", d[fixed], EXACT)
+    return c
+
+
+@case
+def pad():
+    c = Case("pad", "constant pad on f32 (with and without value), i64 "
+             "(value -3) and i32 (value 7)")
+    x = c.randn(2, 3, 4)
+    y = c.randn(3, 4)
+    i = c.ints(-9, 9, 2, 3)
+    j = c.ints(-9, 9, 4).astype(np.int32)
+    for n, v in [("x", x), ("y", y), ("i", i), ("j", j)]:
+        c.input(n, v)
+    c.op("pad", ["x"], out="px", pads=[0, 1, 2, 1, 0, 3], value=1.5)
+    c.op("pad", ["y"], out="py", pads=[1, 1, 1, 1])
+    c.op("pad", ["i"], out="pi", pads=[2, 0, 0, 1], value=-3.0)
+    c.op("pad", ["j"], out="pj", pads=[1, 2], value=7.0)
+    c.output("px", np.pad(x, [(0, 1), (1, 0), (2, 3)], constant_values=1.5),
+             EXACT)
+    c.output("py", np.pad(y, 1), EXACT)
+    c.output("pi", np.pad(i, [(2, 0), (0, 1)], constant_values=-3))
+    c.output("pj", np.pad(j, [(1, 2)], constant_values=7))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# cast, compare, select
+#===------------------------------------------------------------------------===#
+
+def cast_ref(x, to):
+    if to == "bool":
+        return x != 0
+    if to in ("i32", "i64") and x.dtype.kind == "f":
+        x = np.trunc(x.astype(np.float64))
+    if to == "f32":
+        return x.astype(np.float64).astype(np.float32)
+    return checked_int(x, NP_DTYPES[to])
+
+
+def cast_case(name, desc, x, targets):
+    c = Case(name, desc)
+    c.input("x", x)
+    for to in targets:
+        c.op("cast", ["x"], out="to_" + to, to=to)
+        c.output("to_" + to, cast_ref(x, to), EXACT)
+    return c
+
+
+@case
+def cast_from_f32():
+    x = np.float32([[-2.7, -1.5, -0.5, -0.0, 0.0, 0.4, 1.0, 2.9],
+                    [1000000.5, -123456.75, 0.999, -0.999, 65537.9,
+                     -2147483520.0, 2147483520.0, 7.0]])
+    return cast_case("cast_from_f32", "cast f32 -> i32/i64 (truncation "
+                     "toward zero), bool (x != 0), f32", x,
+                     ["i32", "i64", "bool", "f32"])
+
+
+@case
+def cast_from_i64():
+    x = np.array([[-5, 0, 1, 7, 2**31 - 1, -2**31],
+                  [16777217, 123456789, -1, 2**24, -16777219, 100]],
+                 np.int64)
+    return cast_case("cast_from_i64", "cast i64 -> f32 (round to nearest), "
+                     "i32, bool, i64", x, ["f32", "i32", "bool", "i64"])
+
+
+@case
+def cast_from_i32():
+    x = np.array([-5, 0, 1, 7, 2**31 - 1, -2**31, 16777217, -3], np.int32)
+    return cast_case("cast_from_i32", "cast i32 -> f32, i64, bool, i32", x,
+                     ["f32", "i64", "bool", "i32"])
+
+
+@case
+def cast_from_bool():
+    x = np.array([[True, False, True], [False, False, True]])
+    return cast_case("cast_from_bool", "cast bool -> f32, i64, i32, bool", x,
+                     ["f32", "i64", "i32", "bool"])
+
+
+@case
+def cast_special_to_bool():
+    x = np.float32([np.nan, np.inf, -np.inf, 1e-45, -1e-45, -0.0, 0.0, 1e-38])
+    assert x[3] != 0  # the smallest subnormal
+    return cast_case("cast_special_to_bool", "cast f32 -> bool of NaN, "
+                     "+-inf and subnormals (all != 0, so true) and +-0 "
+                     "(false)", x, ["bool"])
+
+
+PREDICATES = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+              "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+
+
+@case
+def compare_f32():
+    c = Case("compare_f32", "all six compare predicates on f32 with "
+             "broadcast, equal values, +-0, +-inf and NaN (NaN compares "
+             "false except ne)")
+    nan, inf = np.nan, np.inf
+    b = np.float32([1.5, -2, 0, nan, inf, 3])
+    a = np.float32([[1.5, -2, -0.0, 1, inf, 2],
+                    [2, -3, 1e-7, nan, -inf, 3],
+                    [nan, nan, nan, nan, 5, 4]])
+    c.input("a", a)
+    c.input("b", b)
+    for p in PREDICATES:
+        c.op("compare", ["a", "b"], out=p, predicate=p)
+    with np.errstate(invalid="ignore"):
+        for p, fn in PREDICATES.items():
+            c.output(p, fn(a, b))
+    return c
+
+
+@case
+def compare_int():
+    c = Case("compare_int", "all six compare predicates on i64 with "
+             "broadcast [3,4] x [3,1] and equal values; lt/eq on i32 with a "
+             "scalar")
+    a = c.ints(-5, 5, 3, 4)
+    b = np.array([[0], [-2], [2**40]], np.int64)
+    a[0, 0], a[1, 1], a[2, 2] = 0, -2, 2**40
+    a[2, 3] = 2**40 + 1
+    x = c.ints(-5, 5, 6).astype(np.int32)
+    k = np.array(1, np.int32)
+    c.input("a", a)
+    c.input("b", b)
+    c.input("x", x)
+    c.weight("k", k)
+    for p in PREDICATES:
+        c.op("compare", ["a", "b"], out=p, predicate=p)
+    c.op("compare", ["x", "k"], out="lt32", predicate="lt")
+    c.op("compare", ["k", "x"], out="eq32", predicate="eq")
+    for p, fn in PREDICATES.items():
+        c.output(p, fn(a, b))
+    c.output("lt32", x < k)
+    c.output("eq32", k == x)
+    return c
+
+
+@case
+def select_bcast():
+    c = Case("select_bcast", "select with 3-way broadcasting (cond [2,1,4], "
+             "a [3,1], b rank 0) and on i64 with a bool weight condition")
+    cond = c.rng.random((2, 1, 4)) < 0.5
+    a = c.randn(3, 1)
+    b = np.array(-7.5, np.float32)
+    m = np.array([True, False, False, True])
+    p = c.ints(-9, 9, 3, 4)
+    q = c.ints(100, 109, 3, 1)
+    c.input("cond", cond)
+    c.input("a", a)
+    c.weight("b", b)
+    c.weight("m", m)
+    c.input("p", p)
+    c.input("q", q)
+    c.op("select", ["cond", "a", "b"], out="sf")
+    c.op("select", ["m", "p", "q"], out="si")
+    r = np.where(cond, a, b)
+    assert r.shape == (2, 3, 4)
+    c.output("sf", r.astype(np.float32), EXACT)
+    c.output("si", np.where(m, p, q))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Multi-op graphs
+#===------------------------------------------------------------------------===#
+
+@case
+def residual_block():
+    c = Case("residual_block", "ResNet basic block: conv-bn-relu-conv-bn, "
+             "identity shortcut, relu (torch modules, eval mode)")
+    ch = 4
+    convs = [nn.Conv2d(ch, ch, 3, padding=1, bias=False) for _ in range(2)]
+    bns = [nn.BatchNorm2d(ch) for _ in range(2)]
+    with torch.no_grad():
+        for bn in bns:
+            bn.weight.copy_(1 + 0.3 * torch.randn(ch))
+            bn.bias.copy_(0.2 * torch.randn(ch))
+            bn.running_mean.copy_(0.3 * torch.randn(ch))
+            bn.running_var.copy_(0.5 + torch.rand(ch))
+    for m in convs + bns:
+        m.double().eval()
+    x = c.randn(1, ch, 6, 6)
+    c.input("x", x)
+    h = "x"
+    for k in range(2):
+        w = c.weight("conv%d.w" % k, f32(convs[k].weight))
+        convs[k].weight.data = T(f32(convs[k].weight))
+        ps = []
+        for p in ("weight", "bias", "running_mean", "running_var"):
+            v = f32(getattr(bns[k], p))
+            getattr(bns[k], p).data = T(v)
+            ps.append(c.weight("bn%d.%s" % (k, p), v))
+        h = c.op("conv2d", [h, w], pads=[1, 1, 1, 1])
+        h = c.op("batch_norm", [h] + ps)
+        if k == 0:
+            h = c.op("relu", [h])
+    h = c.op("add", [h, "x"])
+    c.op("relu", [h], out="y")
+    with torch.no_grad():
+        tx = T(x)
+        t = F.relu(bns[0](convs[0](tx)))
+        ref = F.relu(bns[1](convs[1](t)) + tx)
+    c.output("y", f32(ref))
+    return c
+
+
+@case
+def attention_bcast():
+    c = Case("attention_bcast", "attention softmax(mask(q@k^T*scale))@v with "
+             "broadcast batch dims (k, v shared across the batch) and a "
+             "bool mask weight")
+    q = c.randn(2, 3, 5, 4)
+    k = c.randn(3, 6, 4)
+    v = c.randn(1, 3, 6, 4)
+    mask = np.tril(np.ones((5, 6), bool), 1)
+    c.input("q", q)
+    c.input("k", k)
+    c.input("v", v)
+    c.weight("scale", np.array(0.5, np.float32))
+    c.weight("mask", mask)
+    c.weight("neg", np.array(-1e9, np.float32))
+    kt = c.op("transpose", ["k"], perm=[0, 2, 1])
+    s = c.op("matmul", ["q", kt])
+    s = c.op("mul", [s, "scale"])
+    s = c.op("select", ["mask", s, "neg"])
+    p = c.op("softmax", [s], out="probs")
+    c.op("matmul", [p, "v"], out="ctx")
+    sc = torch.matmul(T(q), T(k).transpose(1, 2)) * 0.5
+    sc = torch.where(torch.from_numpy(mask), sc,
+                     torch.tensor(-1e9, dtype=torch.float64))
+    pr = torch.softmax(sc, -1)
+    ctx = torch.matmul(pr, T(v))
+    assert ctx.shape == (2, 3, 5, 4)
+    c.output("probs", f32(pr))
+    c.output("ctx", f32(ctx))
+    return c
+
+
+@case
+def mlp_ln_gelu():
+    c = Case("mlp_ln_gelu", "pre-LN MLP block: layer_norm, matmul+bias, "
+             "gelu(tanh), matmul+bias, residual add")
+    x = c.randn(2, 5, 8)
+    c.input("x", x)
+    ln_s, ln_b = c.uniform(0.5, 1.5, 8), c.randn(8, scale=0.2)
+    w1, b1 = c.randn(8, 16, scale=0.35), c.randn(16, scale=0.1)
+    w2, b2 = c.randn(16, 8, scale=0.25), c.randn(8, scale=0.1)
+    for n, v in [("ln.s", ln_s), ("ln.b", ln_b), ("w1", w1), ("b1", b1),
+                 ("w2", w2), ("b2", b2)]:
+        c.weight(n, v)
+    h = c.op("layer_norm", ["x", "ln.s", "ln.b"])
+    h = c.op("add", [c.op("matmul", [h, "w1"]), "b1"])
+    h = c.op("gelu", [h], approximate="tanh")
+    h = c.op("add", [c.op("matmul", [h, "w2"]), "b2"])
+    c.op("add", ["x", h], out="y")
+    tx = T(x)
+    r = F.layer_norm(tx, (8,), T(ln_s), T(ln_b), 1e-5)
+    r = F.gelu(r @ T(w1) + T(b1), approximate="tanh")
+    c.output("y", f32(tx + r @ T(w2) + T(b2)))
+    return c
+
+
+@case
+def embedding_pool():
+    c = Case("embedding_pool", "embedding lookup (gather from a weight "
+             "table with i64 ids), layer_norm, mean over the sequence, "
+             "linear, log_softmax")
+    table = c.randn(10, 6)
+    ids = np.array([[1, 4, 9, 0, 4], [7, 7, 2, 3, -1]], np.int64)
+    w, b = c.randn(6, 3), c.randn(3, scale=0.1)
+    s, bb = c.uniform(0.5, 1.5, 6), c.randn(6, scale=0.1)
+    c.input("ids", ids)
+    for n, v in [("table", table), ("w", w), ("b", b), ("ln.s", s),
+                 ("ln.b", bb)]:
+        c.weight(n, v)
+    h = c.op("gather", ["table", "ids"])
+    h = c.op("layer_norm", [h, "ln.s", "ln.b"])
+    h = c.op("reduce_mean", [h], axes=[1], keepdims=False)
+    h = c.op("add", [c.op("matmul", [h, "w"]), "b"])
+    c.op("log_softmax", [h], out="y")
+    e = T(table)[torch.from_numpy(np.where(ids < 0, ids + 10, ids))]
+    e = F.layer_norm(e, (6,), T(s), T(bb), 1e-5).mean(1)
+    c.output("y", f32(torch.log_softmax(e @ T(w) + T(b), -1)))
+    return c
+
+
+@case
+def cnn_head():
+    c = Case("cnn_head", "conv-relu-maxpool-conv1x1-global_avgpool-reshape-"
+             "matmul-softmax")
+    x = c.randn(1, 2, 8, 8)
+    w1, b1 = c.randn(4, 2, 3, 3, scale=0.4), c.randn(4, scale=0.1)
+    w2 = c.randn(6, 4, 1, 1, scale=0.5)
+    fc = c.randn(6, 3)
+    c.input("x", x)
+    for n, v in [("w1", w1), ("b1", b1), ("w2", w2), ("fc", fc)]:
+        c.weight(n, v)
+    h = c.op("conv2d", ["x", "w1", "b1"], pads=[1, 1, 1, 1])
+    h = c.op("relu", [h])
+    h = c.op("maxpool2d", [h], kernel=[2, 2])
+    h = c.op("conv2d", [h, "w2"])
+    h = c.op("global_avgpool", [h])
+    h = c.op("reshape", [h], shape=[1, -1])
+    h = c.op("matmul", [h, "fc"])
+    c.op("softmax", [h], out="y")
+    r = F.relu(F.conv2d(T(x), T(w1), T(b1), padding=1))
+    r = F.conv2d(F.max_pool2d(r, 2), T(w2))
+    r = F.adaptive_avg_pool2d(r, 1).reshape(1, -1) @ T(fc)
+    c.output("y", f32(torch.softmax(r, -1)))
+    return c
+
+
+@case
+def identity_outputs():
+    c = Case("identity_outputs", "a graph without nodes whose outputs are "
+             "an input and a weight")
+    x = c.randn(2, 3)
+    w = c.ints(-9, 9, 4).astype(np.int32)
+    c.input("x", x)
+    c.weight("w", w)
+    c.output("x", x, EXACT)
+    c.output("w", w)
+    return c
+
+
+@case
+def vector_tails():
+    c = Case("vector_tails", "odd, larger sizes (37, 13, 11...) that leave "
+             "vector remainders: exp, softmax, reductions, matmul, conv2d")
+    x = c.randn(7, 37, scale=2)
+    a = c.randn(13, 37)
+    w = c.randn(37, 11)
+    img = c.randn(1, 9, 11, 13)
+    k = c.randn(10, 9, 3, 3, scale=0.2)
+    for n, v in [("x", x), ("a", a), ("img", img)]:
+        c.input(n, v)
+    c.weight("w", w)
+    c.weight("k", k)
+    c.op("exp", ["x"], out="ex")
+    c.op("softmax", ["x"], out="sm")
+    c.op("reduce_sum", ["x"], out="rsum", axes=[1], keepdims=False)
+    c.op("reduce_max", ["x"], out="rmax", axes=[0], keepdims=False)
+    c.op("matmul", ["a", "w"], out="mm")
+    c.op("conv2d", ["img", "k"], out="cv", pads=[1, 1, 1, 1])
+    tx = T(x)
+    c.output("ex", f32(torch.exp(tx)))
+    c.output("sm", f32(torch.softmax(tx, -1)))
+    c.output("rsum", f32(tx.sum(1)))
+    c.output("rmax", f32(tx.amax(0)), EXACT)
+    c.output("mm", f32(T(a) @ T(w)))
+    ref = F.conv2d(T(img), T(k), padding=1)
+    same(ref, np_conv2d(img, k, None, [1, 1], [1, 1, 1, 1], [1, 1], 1))
+    c.output("cv", f32(ref))
+    return c
+
+
+@case
+def rank0_rank1():
+    c = Case("rank0_rank1", "ops on rank-0 and rank-1 tensors: unary, "
+             "binary, compare, select, cast on scalars; softmax, reductions, "
+             "transpose and a broadcast add on a 1-D vector")
+    s = np.array(0.75, np.float32)
+    t = np.array(-2.5, np.float32)
+    i = np.array(-7, np.int64)
+    v = c.randn(7, scale=2)
+    for n, a in [("s", s), ("t", t), ("i", i), ("v", v)]:
+        c.input(n, a)
+    c.op("exp", ["s"], out="exp_s")
+    c.op("neg", ["i"], out="neg_i")
+    c.op("mul", ["s", "t"], out="mul_st")
+    cmp = c.op("compare", ["s", "t"], out="gt_st", predicate="gt")
+    c.op("select", [cmp, "t", "s"], out="sel_st")
+    c.op("cast", ["t"], out="cast_t", to="i32")
+    c.op("softmax", ["v"], out="sm_v")
+    c.op("reduce_sum", ["v"], out="sum_v", keepdims=False)
+    c.op("reduce_max", ["v"], out="max_v")
+    c.op("transpose", ["v"], out="tr_v")
+    c.op("add", ["v", "s"], out="add_vs")
+    ts, tt, tv = T(s), T(t), T(v)
+    c.output("exp_s", f32(torch.exp(ts)))
+    c.output("neg_i", -i)
+    c.output("mul_st", f32(ts * tt))
+    c.output("gt_st", np.array(s > t))
+    c.output("sel_st", np.array(t, np.float32), EXACT)
+    c.output("cast_t", np.array(-2, np.int32))
+    c.output("sm_v", f32(torch.softmax(tv, 0)))
+    c.output("sum_v", f32(tv.sum()))
+    c.output("max_v", f32(tv.amax().reshape(1)), EXACT)
+    c.output("tr_v", v, EXACT)
+    c.output("add_vs", f32(tv + ts))
+    return c
+
+
+@case
+def duplicate_outputs():
+    c = Case("duplicate_outputs", "two identical nodes (merged by CSE) "
+             "feeding two graph outputs")
+    x = c.randn(2, 3)
+    c.input("x", x)
+    c.op("relu", ["x"], out="a")
+    c.op("relu", ["x"], out="b")
+    r = np.maximum(x, 0).astype(np.float32)
+    c.output("a", r, EXACT)
+    c.output("b", r, EXACT)
+    return c
+
+
+@case
+def fanout():
+    c = Case("fanout", "one value used by several nodes and returned while "
+             "also consumed; an input returned alongside; x op x")
+    x = c.randn(3, 4)
+    c.input("x", x)
+    r = c.op("relu", ["x"], out="r")
+    c.op("add", [r, r], out="twice")
+    c.op("mul", ["x", "x"], out="sq")
+    c.op("sub", [r, "x"], out="negpart")
+    tx = T(x)
+    tr = F.relu(tx)
+    c.output("r", f32(tr), EXACT)
+    c.output("twice", f32(tr + tr))
+    c.output("sq", f32(tx * tx))
+    c.output("negpart", f32(tr - tx))
+    c.output("x", x, EXACT)
+    return c
+
+
+#===------------------------------------------------------------------------===#
+
+def main():
+    torch.set_num_threads(1)
+    only = sys.argv[1:]
+    names = []
+    for make in CASES:
+        c = make()
+        names.append(c.name)
+        if only and c.name not in only:
+            continue
+        write_case(c)
+    assert len(set(names)) == len(names)
+    # Drop cases that no longer exist (case folders hold a model.json).
+    for entry in sorted(os.listdir(HERE)):
+        path = os.path.join(HERE, entry)
+        if entry.endswith(".test") and entry[:-5] not in names:
+            os.remove(path)
+        elif (os.path.isfile(os.path.join(path, "model.json")) and
+              entry not in names):
+            shutil.rmtree(path)
+    total = sum(os.path.getsize(os.path.join(r, f))
+                for r, _, fs in os.walk(HERE) for f in fs
+                if "__pycache__" not in r)
+    print("%d cases, %d bytes in %s" % (len(names), total, HERE))
+
+
+if __name__ == "__main__":
+    main()
