@@ -11,6 +11,7 @@
 #include "Npy.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
@@ -204,6 +205,100 @@ std::string formatShapeTuple(const std::vector<int64_t> &shape) {
   return s + ")";
 }
 } // namespace
+
+namespace mlc::npy {
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
+  if (exponent == 0) {
+    float f = std::ldexp(float(mantissa), -24); // zero or subnormal
+    return sign ? -f : f;
+  }
+  uint32_t bits = exponent == 31
+                      ? sign | 0x7f800000u | (mantissa << 13)
+                      : sign | ((exponent + 112) << 23) | (mantissa << 13);
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof(x));
+  uint16_t sign = uint16_t((x >> 16) & 0x8000u);
+  x &= 0x7fffffffu;
+  if (x >= 0x7f800000u) // inf or NaN
+    return sign | 0x7c00u | (x > 0x7f800000u ? 0x200u : 0u);
+  if (x >= 0x477ff000u) // rounds to >= 65520: overflow
+    return sign | 0x7c00u;
+  if (x < 0x38800000u) { // below 2^-14: subnormal half; exact scaling by 2^24
+    float a;
+    memcpy(&a, &x, sizeof(a));
+    return uint16_t(sign | uint32_t(std::nearbyint(a * 16777216.0f)));
+  }
+  uint32_t mantissa = x & 0x7fffffu;
+  uint32_t h = ((((x >> 23) - 112) << 10) | (mantissa >> 13));
+  uint32_t rest = mantissa & 0x1fffu; // round to nearest even
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    ++h;
+  return uint16_t(sign | h);
+}
+
+bool isFloatDType(mlc_dtype dtype) {
+  return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16;
+}
+
+double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
+  switch (dtype) {
+  case MLC_F32: {
+    float v;
+    memcpy(&v, data + 4 * i, 4);
+    return v;
+  }
+  case MLC_F64: {
+    double v;
+    memcpy(&v, data + 8 * i, 8);
+    return v;
+  }
+  case MLC_F16: {
+    uint16_t v;
+    memcpy(&v, data + 2 * i, 2);
+    return halfToFloat(v);
+  }
+  default:
+    return 0;
+  }
+}
+
+int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
+  switch (dtype) {
+  case MLC_I8:
+    return int8_t(data[i]);
+  case MLC_U8:
+  case MLC_BOOL:
+    return data[i];
+  case MLC_I16: {
+    int16_t v;
+    memcpy(&v, data + 2 * i, 2);
+    return v;
+  }
+  case MLC_I32: {
+    int32_t v;
+    memcpy(&v, data + 4 * i, 4);
+    return v;
+  }
+  case MLC_I64: {
+    int64_t v;
+    memcpy(&v, data + 8 * i, 8);
+    return v;
+  }
+  default:
+    return 0;
+  }
+}
+
+} // namespace mlc::npy
 
 uint64_t Array::numElements() const {
   uint64_t n = 1;

@@ -60,6 +60,16 @@ inline bool writeFile(const std::string &path, const Array &array,
                    array.data.size(), error);
 }
 
+/// Element decoding shared by mlc-run and the tests.
+float halfToFloat(uint16_t h);
+/// Round to nearest even; overflow gives inf.
+uint16_t floatToHalf(float f);
+bool isFloatDType(mlc_dtype dtype);
+/// Element i of a buffer of `dtype` as a double (floats) or an integer
+/// (integers and bool); 0 for other dtypes.
+double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i);
+int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i);
+
 } // namespace npy
 } // namespace mlc
 

@@ -269,106 +269,17 @@ mlc_tensor makeTensor(const Slot &slot, void *data) {
 // Element access
 //===----------------------------------------------------------------------===//
 
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000u) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ffu;
-  if (exponent == 0) {
-    float f = std::ldexp(float(mantissa), -24); // zero or subnormal
-    return sign ? -f : f;
-  }
-  uint32_t bits = exponent == 31
-                      ? sign | 0x7f800000u | (mantissa << 13)
-                      : sign | ((exponent + 112) << 23) | (mantissa << 13);
-  float f;
-  memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-uint16_t floatToHalf(float f) {
-  uint32_t x;
-  memcpy(&x, &f, sizeof(x));
-  uint16_t sign = uint16_t((x >> 16) & 0x8000u);
-  x &= 0x7fffffffu;
-  if (x >= 0x7f800000u) // inf or NaN
-    return sign | 0x7c00u | (x > 0x7f800000u ? 0x200u : 0u);
-  if (x >= 0x477ff000u) // rounds to >= 65520: overflow
-    return sign | 0x7c00u;
-  if (x < 0x38800000u) { // below 2^-14: subnormal half; exact scaling by 2^24
-    float a;
-    memcpy(&a, &x, sizeof(a));
-    return uint16_t(sign | uint32_t(std::nearbyint(a * 16777216.0f)));
-  }
-  uint32_t mantissa = x & 0x7fffffu;
-  uint32_t h = ((((x >> 23) - 112) << 10) | (mantissa >> 13));
-  uint32_t rest = mantissa & 0x1fffu; // round to nearest even
-  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
-    ++h;
-  return uint16_t(sign | h);
-}
-
-bool isFloat(mlc_dtype dtype) {
-  return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16;
-}
-
-double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
-  switch (dtype) {
-  case MLC_F32: {
-    float v;
-    memcpy(&v, data + 4 * i, 4);
-    return v;
-  }
-  case MLC_F64: {
-    double v;
-    memcpy(&v, data + 8 * i, 8);
-    return v;
-  }
-  case MLC_F16: {
-    uint16_t v;
-    memcpy(&v, data + 2 * i, 2);
-    return halfToFloat(v);
-  }
-  default:
-    return 0;
-  }
-}
-
-int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
-  switch (dtype) {
-  case MLC_I8:
-    return int8_t(data[i]);
-  case MLC_U8:
-  case MLC_BOOL:
-    return data[i];
-  case MLC_I16: {
-    int16_t v;
-    memcpy(&v, data + 2 * i, 2);
-    return v;
-  }
-  case MLC_I32: {
-    int32_t v;
-    memcpy(&v, data + 4 * i, 4);
-    return v;
-  }
-  case MLC_I64: {
-    int64_t v;
-    memcpy(&v, data + 8 * i, 8);
-    return v;
-  }
-  default:
-    return 0;
-  }
-}
 
 std::string formatElement(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
   char buf[64];
-  if (isFloat(dtype))
-    snprintf(buf, sizeof(buf), "%.7g", loadFloat(dtype, data, i));
+  if (npy::isFloatDType(dtype))
+    snprintf(buf, sizeof(buf), "%.7g", npy::loadFloat(dtype, data, i));
   else if (dtype == MLC_BOOL)
     return data[i] == 0   ? "False"
            : data[i] == 1 ? "True"
                           : std::to_string(data[i]);
   else
-    snprintf(buf, sizeof(buf), "%" PRId64, loadInt(dtype, data, i));
+    snprintf(buf, sizeof(buf), "%" PRId64, npy::loadInt(dtype, data, i));
   return buf;
 }
 
@@ -402,7 +313,7 @@ void fillRandom(const Slot &slot, uint8_t *data, uint64_t seed,
       break;
     }
     case MLC_F16: {
-      uint16_t v = floatToHalf(float(rng.uniform()));
+      uint16_t v = npy::floatToHalf(float(rng.uniform()));
       memcpy(data + 2 * i, &v, 2);
       break;
     }
@@ -523,16 +434,16 @@ bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
   double worstErr = -1, maxErr = 0;
   for (uint64_t i = 0; i < slot.numElements; ++i) {
     double g, e;
-    if (isFloat(slot.dtype)) {
-      g = loadFloat(slot.dtype, got, i);
-      e = loadFloat(slot.dtype, expected.data.data(), i);
+    if (npy::isFloatDType(slot.dtype)) {
+      g = npy::loadFloat(slot.dtype, got, i);
+      e = npy::loadFloat(slot.dtype, expected.data.data(), i);
       if (std::isnan(g) && std::isnan(e))
         continue;
       if (g == e)
         continue;
     } else {
-      int64_t gi = loadInt(slot.dtype, got, i);
-      int64_t ei = loadInt(slot.dtype, expected.data.data(), i);
+      int64_t gi = npy::loadInt(slot.dtype, got, i);
+      int64_t ei = npy::loadInt(slot.dtype, expected.data.data(), i);
       if (gi == ei)
         continue;
       g = double(gi);
@@ -558,9 +469,9 @@ bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
     return true;
   }
   double expectedWorst =
-      isFloat(slot.dtype)
-          ? loadFloat(slot.dtype, expected.data.data(), worst)
-          : double(loadInt(slot.dtype, expected.data.data(), worst));
+      npy::isFloatDType(slot.dtype)
+          ? npy::loadFloat(slot.dtype, expected.data.data(), worst)
+          : double(npy::loadInt(slot.dtype, expected.data.data(), worst));
   double relErr = worstErr / std::fabs(expectedWorst);
   fprintf(stderr,
           "mlc-run: error: output '%s' does not match '%s': %" PRIu64

@@ -86,50 +86,9 @@ bool contains(const std::string &haystack, const std::string &needle) {
 }
 
 double elementAsDouble(const npy::Array &a, size_t i) {
-  const uint8_t *p = a.data.data();
-  switch (a.dtype) {
-  case MLC_F32: {
-    float v;
-    memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case MLC_F64: {
-    double v;
-    memcpy(&v, p + 8 * i, 8);
-    return v;
-  }
-  case MLC_F16: {
-    // Exact values in the test files are small multiples of 0.25.
-    uint16_t h;
-    memcpy(&h, p + 2 * i, 2);
-    int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    double v = exponent ? std::ldexp(1024 + mantissa, exponent - 25)
-                        : std::ldexp(mantissa, -24);
-    return (h & 0x8000) ? -v : v;
-  }
-  case MLC_I8:
-    return int8_t(p[i]);
-  case MLC_U8:
-  case MLC_BOOL:
-    return p[i];
-  case MLC_I16: {
-    int16_t v;
-    memcpy(&v, p + 2 * i, 2);
-    return v;
-  }
-  case MLC_I32: {
-    int32_t v;
-    memcpy(&v, p + 4 * i, 4);
-    return v;
-  }
-  case MLC_I64: {
-    int64_t v;
-    memcpy(&v, p + 8 * i, 8);
-    return double(v);
-  }
-  default:
-    return NAN;
-  }
+  return npy::isFloatDType(a.dtype)
+             ? npy::loadFloat(a.dtype, a.data.data(), i)
+             : double(npy::loadInt(a.dtype, a.data.data(), i));
 }
 
 } // namespace
@@ -386,4 +345,19 @@ TEST_CASE("truncated and corrupted files never crash", "[npy]") {
       CHECK(array.data.size() ==
             array.numElements() * elementSize(array.dtype));
   }
+}
+
+TEST_CASE("half-precision conversion", "[npy]") {
+  CHECK(npy::halfToFloat(0x3c00) == 1.0f);
+  CHECK(npy::halfToFloat(0xc000) == -2.0f);
+  CHECK(npy::halfToFloat(0x0001) == std::ldexp(1.0f, -24)); // subnormal
+  CHECK(std::isinf(npy::halfToFloat(0x7c00)));
+  CHECK(std::isnan(npy::halfToFloat(0x7e00)));
+  CHECK(npy::floatToHalf(1.0f) == 0x3c00);
+  CHECK(npy::floatToHalf(-2.0f) == 0xc000);
+  CHECK(npy::floatToHalf(1e6f) == 0x7c00);       // overflow -> inf
+  CHECK(npy::floatToHalf(1.0f + 1.0f / 2048) == 0x3c00); // ties to even
+  CHECK((npy::floatToHalf(NAN) & 0x7c00) == 0x7c00);
+  for (uint32_t h = 0; h < 0x7c00; ++h) // every finite half round-trips
+    REQUIRE(npy::floatToHalf(npy::halfToFloat(uint16_t(h))) == h);
 }
