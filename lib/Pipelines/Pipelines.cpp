@@ -31,6 +31,15 @@ using namespace mlir;
 
 namespace mlc {
 
+/// Graph-level optimization (issue 3). Passes are added here in the order
+/// they run; -O0 keeps the graph exactly as imported.
+static std::string graphPipeline(const CPUPipelineOptions &o) {
+  if (o.optLevel == 0)
+    return "";
+  std::string p = "canonicalize,cse";
+  return p + ",";
+}
+
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
   return "mlc-record-model-signature{entry=" + o.entry +
          "},"
@@ -68,6 +77,15 @@ static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
   return success();
 }
 
+LogicalResult buildGraphOptimizationPipeline(OpPassManager &pm,
+                                             const CPUPipelineOptions &o) {
+  std::string p = graphPipeline(o);
+  if (p.empty())
+    return success();
+  p.pop_back(); // trailing comma
+  return addPipeline(pm, p);
+}
+
 LogicalResult buildLowerToLoopsPipeline(OpPassManager &pm,
                                         const CPUPipelineOptions &o) {
   return addPipeline(pm, loopsPipeline(o));
@@ -79,7 +97,8 @@ LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
 }
 
 LogicalResult buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &o) {
-  return addPipeline(pm, loopsPipeline(o) + "," + llvmPipeline(o));
+  return addPipeline(pm,
+                     graphPipeline(o) + loopsPipeline(o) + "," + llvmPipeline(o));
 }
 
 namespace {
@@ -91,7 +110,22 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "cpu-features",
       llvm::cl::desc("CPU features recorded in the model"),
       llvm::cl::init("")};
-  CPUPipelineOptions get() const { return {entry, cpuFeatures}; }
+  Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("Graph optimization level (0 keeps the graph)"),
+      llvm::cl::init(2)};
+  Option<bool> training{
+      *this, "training",
+      llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
+      llvm::cl::init(false)};
+  CPUPipelineOptions get() const {
+    CPUPipelineOptions o;
+    o.entry = entry;
+    o.cpuFeatures = cpuFeatures;
+    o.optLevel = optLevel;
+    o.inference = !training;
+    return o;
+  }
 };
 } // namespace
 
@@ -99,6 +133,12 @@ void registerPassesAndPipelines() {
   registerAllPasses();
   graph::registerGraphPasses();
   registerMLCConversionPasses();
+  PassPipelineRegistration<PipelineCLOptions>(
+      "mlc-graph-optimize",
+      "Graph-level optimizations of mlc-compile's -O level (opt-level=N)",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        (void)buildGraphOptimizationPipeline(pm, o.get());
+      });
   PassPipelineRegistration<PipelineCLOptions>(
       "mlc-lower-to-loops",
       "Lower graph ops to loops over buffers (outputs as out params)",

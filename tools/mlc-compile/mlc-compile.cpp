@@ -205,9 +205,19 @@ int main(int argc, char **argv) {
   if (tmpPath.empty())
     return fail(error);
 
+  mlc::CPUPipelineOptions pipelineOpts;
+  pipelineOpts.cpuFeatures = target->abiFeatures;
+  pipelineOpts.optLevel = optLevel;
+
   if (emit == Emit::MLIR) {
-    // Graph-level IR: what the compiler imported (re-compilable as input).
-    if (failed(verify(*module)))
+    // Graph-level IR after the -O level's graph optimizations (re-compilable
+    // as input; -O0 gives the graph as imported).
+    PassManager graphPM(&context, ModuleOp::getOperationName());
+    if (failed(applyPassManagerCLOptions(graphPM)))
+      return 1;
+    applyDefaultTimingPassManagerCLOptions(graphPM);
+    if (failed(mlc::buildGraphOptimizationPipeline(graphPM, pipelineOpts)) ||
+        failed(graphPM.run(*module)) || failed(verify(*module)))
       return 1;
     std::error_code ec;
     raw_fd_ostream os(tmpPath, ec);
@@ -223,8 +233,6 @@ int main(int argc, char **argv) {
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   applyDefaultTimingPassManagerCLOptions(pm);
-  mlc::CPUPipelineOptions pipelineOpts;
-  pipelineOpts.cpuFeatures = target->abiFeatures;
   if (failed(mlc::buildCPUPipeline(pm, pipelineOpts)))
     return 1;
   if (failed(pm.run(*module)))

@@ -12,7 +12,16 @@ struct CPUPipelineOptions {
   std::string entry = "main";
   /// Comma-separated CPU features recorded in the model (mlc_model_abi.h).
   std::string cpuFeatures;
+  /// 0 keeps the graph as imported; >= 1 runs the graph optimizations.
+  unsigned optLevel = 2;
+  /// Inference-only rewrites (batch-norm folding, ...) are allowed; false
+  /// when compiling a training step.
+  bool inference = true;
 };
+
+/// Graph-level optimizations for `opts.optLevel` (empty at -O0).
+mlir::LogicalResult buildGraphOptimizationPipeline(
+    mlir::OpPassManager &pm, const CPUPipelineOptions &opts);
 
 /// graph -> linalg on tensors -> buffers (outputs as out params) -> loops.
 mlir::LogicalResult buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
@@ -25,8 +34,8 @@ mlir::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm,
                                      const CPUPipelineOptions &opts);
 
 /// Registers mlc's passes, the upstream passes the pipelines use, and the
-/// named pipelines --mlc-lower-to-loops, --mlc-lower-to-llvm and
-/// --mlc-cpu-pipeline.
+/// named pipelines --mlc-graph-optimize, --mlc-lower-to-loops,
+/// --mlc-lower-to-llvm and --mlc-cpu-pipeline.
 void registerPassesAndPipelines();
 
 /// Registers every dialect mlc's pipelines touch (and their interfaces).
