@@ -36,8 +36,16 @@ namespace mlc {
 static std::string graphPipeline(const CPUPipelineOptions &o) {
   if (o.optLevel == 0)
     return "";
-  std::string p = "canonicalize,cse";
-  return p + ",";
+  // Every entry ends with a comma.
+  std::string p = "canonicalize,cse,";
+  if (o.inference) {
+    // Inference-only rewrites (never for a training step).
+    // MLC-PIPELINE: inference rewrites
+  }
+  // MLC-PIPELINE: constant folding
+  p += "canonicalize,cse,";
+  // MLC-PIPELINE: fusion
+  return p;
 }
 
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
