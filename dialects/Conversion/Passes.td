@@ -56,6 +56,36 @@ def LowerStridedCopies : Pass<"mlc-lower-strided-copies", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def StaticMemoryPlan : Pass<"mlc-static-memory-plan", "mlir::ModuleOp"> {
+  let summary = "Place the entry function's intermediate buffers in one workspace";
+  let description = [{
+    Runs on buffers, after buffer-results-to-out-params and before the
+    deallocation pipeline. Every statically shaped memref.alloc at the top
+    level of the entry function becomes a memref.view into a workspace
+    buffer (memref<Nxi8>) appended as the entry's last argument.
+
+    Lifetimes run from the first to the last use of a buffer or any alias
+    of it (views, reshapes, casts, and ops in nested regions count at their
+    top-level op). Buffers are placed greedily, largest first, each in the
+    best-fitting free gap among already placed buffers whose lifetimes
+    overlap, at 64-byte aligned offsets. An all-parallel linalg.generic
+    whose output is born there and which reads, through an identity map,
+    an equally sized buffer that dies there writes in place of that input.
+
+    Records `mlc.workspace_bytes` and `mlc.workspace_lower_bound_bytes` (the
+    largest total size of simultaneously live buffers) on the module. Allocs
+    inside loops, dynamically shaped, or whose address escapes stay heap
+    allocations.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "Name of the model's entry function">
+  ];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"
+  ];
+}
+
 def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
   let summary = "Emit the mlc_model_* C ABI functions around the entry";
   let description = [{
@@ -64,7 +94,9 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
     calling the entry function, and the metadata functions the runtime
     reads: mlc_model_abi_version, mlc_model_signature (from the
     `mlc.signature` module attribute), mlc_model_cpu_features and
-    mlc_model_workspace_bytes. The entry function becomes internal.
+    mlc_model_workspace_bytes (the module's `mlc.workspace_bytes`, whose
+    presence means the entry takes the workspace pointer as its last
+    argument; 0 without it). The entry function becomes internal.
   }];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",
@@ -72,6 +104,24 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
     Option<"cpuFeatures", "cpu-features", "std::string", "\"\"",
            "Comma-separated CPU features the code requires">
   ];
+}
+
+def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
+  let summary = "Emit each graph.fusion_group as one loop nest and inline it";
+  let description = [{
+    Runs after convert-graph-to-linalg, on tensors. Inside each group,
+    elementwise linalg ops are fused into their consumers; then the op
+    producing the group's result is tiled along its outermost parallel
+    dimension with more than one iteration (tile size 1) and its producers
+    in the group are fused into that loop, so the group becomes one scf.for
+    nest. A producer is not fused when it would be recomputed whole in every
+    iteration and contains a reduction (never duplicate a reduction); it then
+    stays a loop nest of its own before the loop. The group's body is then
+    inlined into the function.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES

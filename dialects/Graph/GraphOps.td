@@ -60,6 +60,8 @@ def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike]> {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+// Identity operands and splat constants: GraphCanonicalize.cpp.
+let hasCanonicalizer = 1 in {
 def Graph_AddOp : Graph_BinaryOp<"add", Graph_NumericTensor, "addition">;
 def Graph_SubOp : Graph_BinaryOp<"sub", Graph_NumericTensor, "subtraction">;
 def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor, "multiplication">;
@@ -70,6 +72,7 @@ def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor,
                                  "maximum (NaN propagates)">;
 def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor,
                                  "minimum (NaN propagates)">;
+} // hasCanonicalizer
 
 def Graph_NegOp : Graph_UnaryOp<"neg", Graph_NumericTensor, "negation">;
 def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "absolute value">;
@@ -98,6 +101,7 @@ def Graph_CompareOp : Graph_Op<"compare"> {
   let results = (outs Graph_BoolTensor:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_SelectOp : Graph_Op<"select"> {
@@ -107,6 +111,7 @@ def Graph_SelectOp : Graph_Op<"select"> {
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict "
                        "`:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_CastOp : Graph_Op<"cast"> {
@@ -118,6 +123,7 @@ def Graph_CastOp : Graph_Op<"cast"> {
   let arguments = (ins Graph_Tensor:$input, TypeAttr:$to);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -234,6 +240,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape"> {
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_TransposeOp : Graph_Op<"transpose"> {
@@ -241,6 +248,7 @@ def Graph_TransposeOp : Graph_Op<"transpose"> {
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_ConcatOp : Graph_Op<"concat"> {
@@ -262,6 +270,7 @@ def Graph_SliceOp : Graph_Op<"slice"> {
                        DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasCanonicalizer = 1;
 }
 
 def Graph_GatherOp : Graph_Op<"gather"> {
@@ -287,6 +296,47 @@ def Graph_PadOp : Graph_Op<"pad"> {
                        F64Attr:$value);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion groups (kernel boundaries)
+//===----------------------------------------------------------------------===//
+
+def Graph_FusionGroupOp : Op<Graph_Dialect, "fusion_group", [
+    IsolatedFromAbove, Pure,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "ops that codegen emits as one kernel (one loop nest)";
+  let description = [{
+    Formed by `graph-form-fusion-groups`. The region is isolated: its block
+    arguments are the group's inputs, in operand order, and `graph.yield`
+    returns its results. `kind` names the group's root: "contraction",
+    "reduction", "pool", "elementwise" or "data" (a data movement op).
+    convert-graph-to-linalg lowers the ops inside in place, and
+    mlc-lower-fusion-groups turns the group into one loop nest. Groups do
+    not nest.
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, StrAttr:$kind);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$resultTypes,
+                   "::mlir::ValueRange":$inputs, "::llvm::StringRef":$kind)>
+  ];
+}
+
+def Graph_YieldOp : Op<Graph_Dialect, "yield", [
+    Pure, Terminator, HasParent<"FusionGroupOp">]> {
+  let summary = "results of a fusion group";
+  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  // No values: the implicit terminator of an empty group.
+  let builders = [OpBuilder<(ins), [{ (void)$_state; }]>];
 }
 
 #endif // MLC_GRAPH_OPS

@@ -14,4 +14,91 @@ def GraphInferShapes : Pass<"graph-infer-shapes", "mlir::ModuleOp"> {
   }];
 }
 
+def GraphFormFusionGroups
+    : Pass<"graph-form-fusion-groups", "mlir::func::FuncOp"> {
+  let summary = "Wrap ops that one kernel computes into graph.fusion_group";
+  let description = [{
+    Kernel boundaries as visible IR. Roots are contractions (matmul, conv2d),
+    reductions (reduce_*, softmax, log_softmax, layer_norm) and pooling.
+    Elementwise consumers of a root's result join its group while each is the
+    only user of the previous result and keeps its shape; elementwise
+    producers whose only user is in a reduction, pooling or elementwise group
+    join it (not contraction operands, which would be recomputed per tile).
+    Remaining elementwise ops form chains the same way; data movement ops
+    (transpose, concat, gather, pad) are single-op groups; reshapes and
+    slices (views) and constants stay outside. A group never holds two roots, so
+    never two contractions, and a reduction is never duplicated (every fused
+    value has a single user). At most `max-inputs` distinct inputs.
+  }];
+  let options = [
+    Option<"maxInputs", "max-inputs", "unsigned", "16",
+           "Maximum number of distinct inputs of a group">
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def GraphFoldConstants : Pass<"graph-fold-constants", "mlir::ModuleOp"> {
+  let summary = "Replace graph ops on constants by their computed constant";
+  let description = [{
+    Evaluates every graph op whose operands are all constants (in program
+    order, so chains of such ops collapse into one constant) and replaces it
+    by a graph.constant with the op's location. Values are computed by the
+    reference evaluator (mlc/Dialect/Graph/Evaluator.h), which matches the
+    compiled kernels bit for bit, so folding never changes a model's outputs.
+    Results with more than 16 elements become dense_resource blobs, like
+    imported weights. Constants left without uses are erased.
+
+    Size rule, so folding never blows up the binary: an op is folded when its
+    result has at most `max-result-elements` elements, or when folding does
+    not grow the constant data, i.e. the result takes no more bytes than the
+    operand constants that die with the op (those used by this op only, each
+    counted once). Transposing, reshaping, slicing or scaling a large weight
+    therefore always folds, while broadcasting a scalar to a large tensor, or
+    transposing a large weight that other ops still use, does not.
+  }];
+  let options = [
+    Option<"maxResultElements", "max-result-elements", "int64_t",
+           /*default=*/"65536",
+           "Largest result (in elements) that may be folded even when it "
+           "grows the constant data">
+  ];
+}
+
+def GraphFoldBatchNorm : Pass<"graph-fold-batch-norm"> {
+  let summary = "Fold inference batch_norm into a constant conv2d or matmul";
+  let description = [{
+    batch_norm(conv2d(x, w, b)) with constant filter, bias and batch_norm
+    parameters becomes conv2d(x, w', b') with
+    `w' = w * reshape(scale / sqrt(var + eps), [C, 1, 1, 1])` and
+    `b' = (b - mean) * scale / sqrt(var + eps) + bias` (b = 0 without a
+    bias); batch_norm of a 2-D matmul(x, W) [N, C] becomes
+    `matmul(x, W * f) + b'`. Only when the conv/matmul result has no other
+    user. The new weights are graph ops on constants, which
+    graph-fold-constants evaluates. Inference only.
+  }];
+}
+
+def GraphFoldScaleIntoMatMul : Pass<"graph-fold-scale-into-matmul"> {
+  let summary = "Fold constant scales of a matmul into its constant weights";
+  let description = [{
+    `mul(matmul(x, W), c) -> matmul(x, W * c)` where W is constant, the
+    matmul result has no other user and c is a constant that varies only
+    along the last (N) dim without changing the result shape (a scalar,
+    [N], [1, N], ...); `matmul(mul(x, s), W) -> matmul(x, W * s)` for a
+    one-element constant s whose mul has no other user. `W * c` is left to
+    graph-fold-constants. Inference only (rounding changes slightly).
+  }];
+}
+
+def GraphReorderSlices : Pass<"graph-reorder-slices"> {
+  let summary = "Slice the operands of an elementwise op instead of its result";
+  let description = [{
+    `slice(f(a, b, ...)) -> f(slice(a), slice(b), ...)` for elementwise f
+    (unary and binary arithmetic, compare, select, cast) when the slice keeps
+    fewer elements than f produces and f has no other user. Operands are
+    sliced only along dims where they are not broadcast; size-1 broadcast
+    dims keep their full range. Inference only.
+  }];
+}
+
 #endif // MLC_GRAPH_PASSES

@@ -41,23 +41,36 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   if (o.inference) {
     // Inference-only rewrites (never for a training step).
     // MLC-PIPELINE: inference rewrites
+    p += "graph-fold-batch-norm,graph-fold-scale-into-matmul,"
+         "graph-reorder-slices,";
   }
   // MLC-PIPELINE: constant folding
+  p += "graph-fold-constants,";
   p += "canonicalize,cse,";
   // MLC-PIPELINE: fusion
+  p += "func.func(graph-form-fusion-groups),";
   return p;
 }
 
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
   return "mlc-record-model-signature{entry=" + o.entry +
          "},"
-         "convert-graph-to-linalg,canonicalize,cse,"
+         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups),"
+         "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
-         "func.func(mlc-distinct-result-buffers),"
+         // Tile buffers of fused kernels are loop invariant: allocate once.
+         "func.func(buffer-loop-hoisting),"
+         // Folds loop-carried buffers (scf.for results that are their init)
+         // so results are plain allocs that buffer-results-to-out-params
+         // replaces by the caller's buffers: no copy into the outputs.
+         "canonicalize,func.func(mlc-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
          "modify-public-functions},"
-         "canonicalize,buffer-deallocation-pipeline,"
+         "canonicalize,mlc-static-memory-plan{entry=" +
+         o.entry +
+         "},"
+         "buffer-deallocation-pipeline,"
          "mlc-lower-strided-copies,"
          "func.func(convert-linalg-to-loops),canonicalize,cse";
 }

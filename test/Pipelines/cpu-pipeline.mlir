@@ -8,10 +8,11 @@
 
 // Loops over buffers: the signature is recorded before bufferization, the
 // results become out-params after the inputs, the constant is a global, and
-// every op is a loop nest writing straight into the out-params.
-// LOOPS: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A"}
+// every op is a loop nest writing straight into the out-params. No
+// intermediates: the static memory plan's workspace is empty.
+// LOOPS: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = 0 : i64, mlc.workspace_lower_bound_bytes = 0 : i64}
 // LOOPS: memref.global "private" constant @[[CST:.*]] : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
-// LOOPS: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>) {
+// LOOPS: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>, %{{.*}}: memref<0xi8>) {
 // LOOPS-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // LOOPS-DAG: %[[G:.*]] = memref.get_global @[[CST]] : memref<4xf32>
 // Zero-fill of the matmul accumulator.
@@ -52,21 +53,23 @@
 // READONLY: return
 
 // LLVM dialect with the model C ABI. The entry takes bare pointers and is
-// internal; erf is a call to libm's erff.
-// LLVM: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A"}
+// internal, the workspace last (its size depends on the graph
+// optimizations); erf is a call to libm's erff.
+// LLVM: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = [[WSB:[0-9]+]] : i64, mlc.workspace_lower_bound_bytes = {{[0-9]+}} : i64}
 // FEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("avx2,fma\00")
 // NOFEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("\00")
 // LLVM-DAG: llvm.mlir.global internal constant @__mlc_signature("in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A\00")
 // LLVM-DAG: llvm.func @erff(f32) -> f32
 // LLVM-DAG: llvm.mlir.global private constant @__constant_4xf32(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>)
-// LLVM: llvm.func internal @main(%{{.*}}: !llvm.ptr {mlc.name = "x"}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {mlc.name = "y"}, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.func internal @main(%{{.*}}: !llvm.ptr {mlc.name = "x"}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {mlc.name = "y"}, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias})
 // LLVM: llvm.call @erff(%{{.*}}) : (f32) -> f32
 // LLVM: llvm.func @mlc_model_abi_version() -> i32
 // LLVM: llvm.func @mlc_model_workspace_bytes() -> i64
+// LLVM-NEXT: llvm.mlir.constant([[WSB]] : i64)
 // LLVM: llvm.func @mlc_model_signature() -> !llvm.ptr
 // LLVM: llvm.func @mlc_model_cpu_features() -> !llvm.ptr
-// LLVM: llvm.func @mlc_model_entry(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
-// LLVM: llvm.call @main(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// LLVM: llvm.func @mlc_model_entry(%{{.*}}: !llvm.ptr, %[[WS:.*]]: !llvm.ptr)
+// LLVM: llvm.call @main(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 func.func @main(%x: tensor<2x3xf32> {mlc.name = "x"}, %w: tensor<3x4xf32>) -> (tensor<2x4xf32> {mlc.name = "y"}, tensor<2x3xf32>) {
   %c = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %0 = graph.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>

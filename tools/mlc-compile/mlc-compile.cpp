@@ -10,6 +10,8 @@
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
 #include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Target/CompileReport.h"
+#include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,7 +27,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -35,7 +39,7 @@ using namespace mlir;
 
 namespace {
 
-enum class Emit { Auto, MLIR, LLVM, Asm, Obj, SO };
+enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.json|.mlir>"),
                                cl::Required);
@@ -45,6 +49,9 @@ cl::opt<Emit> emitKind(
     "emit", cl::desc("What to write (default: from the output's suffix)"),
     cl::init(Emit::Auto),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "graph-dialect MLIR"),
+               clEnumValN(Emit::Dot, "dot",
+                          "Graphviz picture of the optimized graph with "
+                          "its fusion groups as clusters"),
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR (.ll)"),
                clEnumValN(Emit::Asm, "asm", "assembly (.s)"),
                clEnumValN(Emit::Obj, "obj", "object file (.o)"),
@@ -60,11 +67,19 @@ cl::opt<std::string> runtimeLib(
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
              "next to this tool)"));
 cl::opt<std::string> ccPath("cc", cl::desc("C compiler driver used to link"));
+cl::opt<std::string> reportFile(
+    "report",
+    cl::desc("Write a JSON compile report: graph ops before/after, kernels "
+             "and their fused ops, workspace and its lower bound, weights "
+             "bytes, flops"),
+    cl::value_desc("file"));
 
 Emit emitFromSuffix(StringRef path) {
   StringRef ext = sys::path::extension(path);
   if (ext == ".mlir")
     return Emit::MLIR;
+  if (ext == ".dot" || ext == ".gv")
+    return Emit::Dot;
   if (ext == ".ll")
     return Emit::LLVM;
   if (ext == ".s")
@@ -149,6 +164,13 @@ private:
   std::string dest, tmp;
 };
 
+/// Adds the figures the lowering recorded as module attributes.
+void addLoweringFigures(json::Object &report, ModuleOp module) {
+  for (StringRef key : {"workspace_bytes", "workspace_lower_bound_bytes"})
+    if (auto attr = module->getAttrOfType<IntegerAttr>(("mlc." + key).str()))
+      report[key] = attr.getInt();
+}
+
 int fail(const Twine &message) {
   llvm::errs() << "mlc-compile: error: " << message << "\n";
   return 1;
@@ -204,41 +226,88 @@ int main(int argc, char **argv) {
   std::string tmpPath = output.create(error);
   if (tmpPath.empty())
     return fail(error);
+  // The report is written once the pipeline has run and renamed into place
+  // with the output, so a failed compile leaves neither behind.
+  std::optional<AtomicOutput> report;
+  std::string reportTmp;
+  if (!reportFile.empty()) {
+    report.emplace(reportFile);
+    reportTmp = report->create(error);
+    if (reportTmp.empty())
+      return fail(error);
+  }
+  json::Object reportData;
+  reportData["graph_ops_before"] = mlc::target::countGraphOps(*module);
+  auto writeReport = [&]() -> LogicalResult {
+    if (!report)
+      return success();
+    std::error_code ec;
+    raw_fd_ostream os(reportTmp, ec);
+    if (ec) {
+      error = "cannot write '" + reportTmp + "': " + ec.message();
+      return failure();
+    }
+    os << formatv("{0:2}", json::Value(json::Object(reportData))) << "\n";
+    os.close();
+    if (os.has_error()) {
+      error = "error writing '" + reportFile + "'";
+      return failure();
+    }
+    return success();
+  };
+  auto finish = [&]() -> int {
+    if (report && failed(report->commit(error)))
+      return fail(error);
+    return failed(output.commit(error)) ? fail(error) : 0;
+  };
 
   mlc::CPUPipelineOptions pipelineOpts;
   pipelineOpts.cpuFeatures = target->abiFeatures;
   pipelineOpts.optLevel = optLevel;
 
-  if (emit == Emit::MLIR) {
-    // Graph-level IR after the -O level's graph optimizations (re-compilable
-    // as input; -O0 gives the graph as imported).
-    PassManager graphPM(&context, ModuleOp::getOperationName());
-    if (failed(applyPassManagerCLOptions(graphPM)))
-      return 1;
-    applyDefaultTimingPassManagerCLOptions(graphPM);
-    if (failed(mlc::buildGraphOptimizationPipeline(graphPM, pipelineOpts)) ||
-        failed(graphPM.run(*module)) || failed(verify(*module)))
-      return 1;
+  // 3. Graph optimizations of the -O level (-O0 keeps the graph as
+  // imported), then the graph's figures for the report.
+  PassManager graphPM(&context, ModuleOp::getOperationName());
+  if (failed(applyPassManagerCLOptions(graphPM)))
+    return 1;
+  applyDefaultTimingPassManagerCLOptions(graphPM);
+  if (failed(mlc::buildGraphOptimizationPipeline(graphPM, pipelineOpts)) ||
+      failed(graphPM.run(*module)) || failed(verify(*module)))
+    return 1;
+  for (auto &kv : mlc::target::graphStats(*module))
+    reportData[kv.first] = kv.second;
+
+  if (emit == Emit::MLIR || emit == Emit::Dot) {
+    // The optimized graph (re-compilable as input), or its picture.
     std::error_code ec;
     raw_fd_ostream os(tmpPath, ec);
     if (ec)
       return fail("cannot write '" + tmpPath + "': " + ec.message());
-    module->print(os);
+    if (emit == Emit::MLIR)
+      module->print(os);
+    else if (failed(mlc::target::printGraphDot(*module, "main", os)))
+      return 1;
     os.close();
-    return failed(output.commit(error)) ? fail(error) : 0;
+    if (failed(writeReport()))
+      return fail(error);
+    return finish();
   }
 
-  // 3. Lower to LLVM dialect.
+  // 4. Lower to LLVM dialect.
   PassManager pm(&context, ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   applyDefaultTimingPassManagerCLOptions(pm);
-  if (failed(mlc::buildCPUPipeline(pm, pipelineOpts)))
+  if (failed(mlc::buildLowerToLoopsPipeline(pm, pipelineOpts)) ||
+      failed(mlc::buildLowerToLLVMPipeline(pm, pipelineOpts)))
     return 1;
   if (failed(pm.run(*module)))
     return 1;
+  addLoweringFigures(reportData, *module);
+  if (failed(writeReport()))
+    return fail(error);
 
-  // 4. LLVM IR, optimized.
+  // 5. LLVM IR, optimized.
   llvm::LLVMContext llvmContext;
   auto llvmModule =
       mlc::target::translateToLLVMIR(*module, llvmContext, *target);
@@ -263,10 +332,10 @@ int main(int argc, char **argv) {
     os.close();
     if (os.has_error())
       return fail("error writing '" + outputFile + "'");
-    return failed(output.commit(error)) ? fail(error) : 0;
+    return finish();
   }
 
-  // 5. Object file + runtime -> model.so.
+  // 6. Object file + runtime -> model.so.
   AtomicOutput objectFile(outputFile + ".o");
   std::string objPath = objectFile.create(error);
   if (objPath.empty())
@@ -285,5 +354,5 @@ int main(int argc, char **argv) {
   if (failed(mlc::target::linkSharedLibrary(objPath, runtime, tmpPath, ccPath,
                                             error)))
     return fail(error);
-  return failed(output.commit(error)) ? fail(error) : 0;
+  return finish();
 }

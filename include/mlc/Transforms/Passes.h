@@ -2,6 +2,7 @@
 #ifndef MLC_TRANSFORMS_PASSES_H
 #define MLC_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

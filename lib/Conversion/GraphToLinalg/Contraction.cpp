@@ -110,54 +110,79 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     Value input =
         padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
                   {0, 0, p[2], p[3]}, scalarConstant(rewriter, loc, elt, 0.0));
-    // Groups become an explicit dim: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
-    // y [N,G,O/G,OH,OW].
-    Value x = splitDim(rewriter, loc, input, 1, groups);
-    Value w = splitDim(rewriter, loc, op.getFilter(), 0, groups);
+    auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
     auto out = outType.getShape();
-    auto groupedOutType = RankedTensorType::get(
-        {out[0], groups, out[1] / groups, out[2], out[3]}, elt);
+
+    // Groups are an explicit dim G: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
+    // y [N,G,O/G,OH,OW]. With one group that dim is left out entirely, so
+    // the common conv has no reshapes and its consumers can fuse with it.
+    bool grouped = groups != 1;
+    Value x = grouped ? splitDim(rewriter, loc, input, 1, groups) : input;
+    Value w = grouped ? splitDim(rewriter, loc, op.getFilter(), 0, groups)
+                      : op.getFilter();
+    SmallVector<int64_t> accShape =
+        grouped ? SmallVector<int64_t>{out[0], groups, out[1] / groups, out[2],
+                                       out[3]}
+                : SmallVector<int64_t>(out);
+    auto accType = RankedTensorType::get(accShape, elt);
+    // Loop dims: [n, (g,) o, oh, ow | c, kh, kw].
+    int64_t par = accShape.size();
+    int64_t numLoops = par + 3;
+    AffineExpr n = e(0), o = e(par - 3), oh = e(par - 2), ow = e(par - 1);
+    AffineExpr c = e(par), kh = e(par + 1), kw = e(par + 2);
+    AffineExpr ih = oh * s[0] + kh * d[0];
+    AffineExpr iw = ow * s[1] + kw * d[1];
+    SmallVector<AffineExpr> xExprs = {n}, wExprs, yExprs;
+    if (grouped) {
+      xExprs.push_back(e(1));
+      wExprs.push_back(e(1));
+    }
+    xExprs.append({c, ih, iw});
+    wExprs.append({o, c, kh, kw});
+    for (int64_t i = 0; i < par; ++i)
+      yExprs.push_back(e(i));
 
     Value init;
     if (Value bias = op.getBias()) {
-      Value b2 = splitDim(rewriter, loc, bias, 0, groups);
-      auto biasMap = AffineMap::get(
-          5, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)}, ctx);
+      // The bias initializes the accumulator.
+      Value b2 = grouped ? splitDim(rewriter, loc, bias, 0, groups) : bias;
+      SmallVector<AffineExpr> biasExprs;
+      if (grouped)
+        biasExprs.push_back(e(1));
+      biasExprs.push_back(e(par - 3));
       init = linalg::GenericOp::create(
-                 rewriter, loc, groupedOutType, b2,
-                 emptyTensor(rewriter, loc, groupedOutType),
+                 rewriter, loc, accType, b2, emptyTensor(rewriter, loc, accType),
                  SmallVector<AffineMap>{
-                     biasMap, AffineMap::getMultiDimIdentityMap(5, ctx)},
-                 SmallVector<IteratorType>(5, IteratorType::parallel),
+                     AffineMap::get(par, 0, biasExprs, ctx),
+                     AffineMap::getMultiDimIdentityMap(par, ctx)},
+                 SmallVector<IteratorType>(par, IteratorType::parallel),
                  [](OpBuilder &b, Location l, ValueRange a) {
                    linalg::YieldOp::create(b, l, a[0]);
                  })
                  .getResult(0);
     } else {
-      init = filledTensor(rewriter, loc, groupedOutType,
+      init = filledTensor(rewriter, loc, accType,
                           scalarConstant(rewriter, loc, elt, 0.0));
     }
 
-    // Loops: n, g, o, oh, ow | c, kh, kw.
-    auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    AffineExpr ih = e(3) * s[0] + e(6) * d[0];
-    AffineExpr iw = e(4) * s[1] + e(7) * d[1];
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(8, 0, {e(0), e(1), e(5), ih, iw}, ctx),
-        AffineMap::get(8, 0, {e(1), e(2), e(5), e(6), e(7)}, ctx),
-        AffineMap::get(8, 0, {e(0), e(1), e(2), e(3), e(4)}, ctx)};
-    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xExprs, ctx),
+                                   AffineMap::get(numLoops, 0, wExprs, ctx),
+                                   AffineMap::get(numLoops, 0, yExprs, ctx)};
+    SmallVector<IteratorType> iterators(par, IteratorType::parallel);
     iterators.append(3, IteratorType::reduction);
     Value conv =
         linalg::GenericOp::create(
-            rewriter, loc, groupedOutType, ValueRange{x, w}, init, maps,
-            iterators,
+            rewriter, loc, accType, ValueRange{x, w}, init, maps, iterators,
             [](OpBuilder &b, Location l, ValueRange a) {
               Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
               linalg::YieldOp::create(
                   b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
             })
             .getResult(0);
+    if (!grouped) {
+      rewriter.replaceOp(op, conv);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         op, outType, conv,
         SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});

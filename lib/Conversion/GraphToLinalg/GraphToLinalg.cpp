@@ -23,6 +23,8 @@ struct ConvertGraphToLinalg
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.addIllegalDialect<mlc::graph::GraphDialect>();
+    // Kernel boundaries survive; mlc-lower-fusion-groups consumes them.
+    target.addLegalOp<mlc::graph::FusionGroupOp, mlc::graph::YieldOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,
                            func::FuncDialect>();

@@ -121,50 +121,51 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
   for (int64_t a : axes)
     reduced[a] = true;
 
-  // Loops: kept dims first (parallel), then reduced dims, so the output map
-  // is a plain prefix and tiling sees parallel loops outermost.
-  SmallVector<int64_t> outShape, loopToInput(rank);
+  // Loops: one parallel loop per result dim, then the reduced dims, so
+  // tiling sees the parallel loops outermost. With keepdims the result keeps
+  // size-1 dims whose loops the input ignores: no reshape between the
+  // reduction and its consumers, so tile-and-fuse can pull it into their
+  // loop.
+  SmallVector<int64_t> resultShape;
   SmallVector<AffineExpr> inExprs(rank);
   int64_t loop = 0;
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < rank; ++d) {
     if (!reduced[d]) {
-      outShape.push_back(inType.getDimSize(d));
       inExprs[d] = getAffineDimExpr(loop++, ctx);
+      resultShape.push_back(inType.getDimSize(d));
+    } else if (keepDims) {
+      ++loop; // the size-1 result dim
+      resultShape.push_back(1);
     }
+  }
   int64_t numParallel = loop;
   for (int64_t d = 0; d < rank; ++d)
     if (reduced[d])
       inExprs[d] = getAffineDimExpr(loop++, ctx);
+  int64_t numLoops = loop;
 
   SmallVector<AffineExpr> outExprs;
   for (int64_t i = 0; i < numParallel; ++i)
     outExprs.push_back(getAffineDimExpr(i, ctx));
-  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
-                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
+                                 AffineMap::get(numLoops, 0, outExprs, ctx)};
   SmallVector<utils::IteratorType> iterators(numParallel,
                                              utils::IteratorType::parallel);
-  iterators.append(rank - numParallel, utils::IteratorType::reduction);
+  iterators.append(numLoops - numParallel, utils::IteratorType::reduction);
 
-  auto outType = RankedTensorType::get(outShape, elt);
+  auto outType = RankedTensorType::get(resultShape, elt);
   Value identity = kind == ReduceKind::Sum ? scalarConstant(b, loc, elt, 0.0)
                                            : lowestValue(b, loc, elt);
   Value init = filledTensor(b, loc, outType, identity);
-  Value result =
-      linalg::GenericOp::create(
-          b, loc, outType, input, init, maps, iterators,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = kind == ReduceKind::Sum
-                          ? addScalar(nb, nloc, args[1], args[0])
-                          : maxScalar(nb, nloc, args[1], args[0]);
-            linalg::YieldOp::create(nb, nloc, v);
-          })
-          .getResult(0);
-  if (!keepDims)
-    return result;
-  SmallVector<int64_t> keptShape;
-  for (int64_t d = 0; d < rank; ++d)
-    keptShape.push_back(reduced[d] ? 1 : inType.getDimSize(d));
-  return reshapeTensor(b, loc, result, keptShape);
+  return linalg::GenericOp::create(
+             b, loc, outType, input, init, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value v = kind == ReduceKind::Sum
+                             ? addScalar(nb, nloc, args[1], args[0])
+                             : maxScalar(nb, nloc, args[1], args[0]);
+               linalg::YieldOp::create(nb, nloc, v);
+             })
+      .getResult(0);
 }
 
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,

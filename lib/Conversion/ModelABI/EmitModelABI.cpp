@@ -54,14 +54,21 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
       return fail("missing mlc.signature module attribute (run "
                   "mlc-record-model-signature before bufferization)");
     unsigned numTensors = llvm::count(signature.getValue(), '\n');
+    // With a static memory plan the entry takes the workspace last.
+    auto workspaceBytes =
+        module->getAttrOfType<IntegerAttr>("mlc.workspace_bytes");
+    if (workspaceBytes && workspaceBytes.getInt() < 0)
+      return fail("mlc.workspace_bytes must not be negative");
+    unsigned numArgs = numTensors + (workspaceBytes ? 1 : 0);
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
-    if (main.getNumArguments() != numTensors ||
+    if (main.getNumArguments() != numArgs ||
         !llvm::all_of(main.getArgumentTypes(),
                       [&](Type t) { return t == ptrType; }) ||
         !isa<LLVM::LLVMVoidType>(main.getFunctionType().getReturnType()))
       return fail("entry function must take one pointer per input and output "
-                  "(" + Twine(numTensors) +
-                  ") and return nothing; lower it with buffer results as out "
+                  "(" + Twine(numTensors) + ")" +
+                  (workspaceBytes ? " and the workspace pointer" : "") +
+                  " and return nothing; lower it with buffer results as out "
                   "params and the bare-pointer calling convention");
     for (StringRef sym : {MLC_SYM_ABI_VERSION, MLC_SYM_SIGNATURE,
                           MLC_SYM_CPU_FEATURES, MLC_SYM_WORKSPACE_BYTES,
@@ -81,7 +88,8 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
       return LLVM::ConstantOp::create(nb, loc, i32, MLC_MODEL_ABI_VERSION);
     });
     addGetter(b, loc, MLC_SYM_WORKSPACE_BYTES, i64, [&](OpBuilder &nb) -> Value {
-      return LLVM::ConstantOp::create(nb, loc, i64, int64_t(0));
+      return LLVM::ConstantOp::create(
+          nb, loc, i64, workspaceBytes ? workspaceBytes.getInt() : int64_t(0));
     });
     auto addString = [&](StringRef fnName, StringRef global, StringRef text) {
       addGetter(b, loc, fnName, ptrType, [&](OpBuilder &nb) -> Value {
@@ -105,6 +113,15 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
       Value slot = LLVM::GEPOp::create(b, loc, ptrType, ptrType, buffers,
                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
       args.push_back(LLVM::LoadOp::create(b, loc, ptrType, slot));
+    }
+    if (workspaceBytes) {
+      // The runtime gives each run its own 64-byte aligned workspace.
+      unsigned last = numArgs - 1;
+      main.setArgAttr(last, LLVM::LLVMDialect::getAlignAttrName(),
+                      b.getI64IntegerAttr(64));
+      main.setArgAttr(last, LLVM::LLVMDialect::getNoAliasAttrName(),
+                      b.getUnitAttr());
+      args.push_back(entryFn.getArgument(1));
     }
     LLVM::CallOp::create(b, loc, main, args);
     LLVM::ReturnOp::create(b, loc, ValueRange{});

@@ -850,5 +850,45 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Fusion groups
+//===----------------------------------------------------------------------===//
+
+void FusionGroupOp::build(OpBuilder &builder, OperationState &state,
+                          TypeRange resultTypes, ValueRange inputs,
+                          StringRef kind) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  state.addAttribute(getKindAttrName(state.name), builder.getStringAttr(kind));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value in : inputs)
+    block->addArgument(in.getType(), in.getLoc());
+}
+
+LogicalResult FusionGroupOp::verify() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("has ") << getInputs().size() << " inputs but its body "
+                               << block.getNumArguments() << " arguments";
+  for (auto [i, in, arg] : llvm::enumerate(getInputs(), block.getArguments()))
+    if (in.getType() != arg.getType())
+      return emitOpError("input #") << i << " has type " << in.getType()
+                                     << " but body argument #" << i
+                                     << " has type " << arg.getType();
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().getTypes() << " but its results are "
+           << getResultTypes();
+  // Graph ops at graph level; convert-graph-to-linalg lowers them in place,
+  // so any op may appear, but groups never nest.
+  for (Operation &op : block.without_terminator())
+    if (isa<FusionGroupOp>(op))
+      return op.emitOpError("fusion groups cannot be nested");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "Graph/GraphOps.cpp.inc"

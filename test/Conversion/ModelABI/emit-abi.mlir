@@ -45,6 +45,47 @@ module attributes {mlc.signature = "in f32 [2] a\nin i64 [3] b\nout f32 [2] y\n"
 
 // -----
 
+// With a static memory plan (mlc.workspace_bytes), the entry takes the
+// 64-byte aligned workspace as its last pointer and mlc_model_entry passes
+// its second argument there.
+// CHECK-LABEL: module attributes {mlc.signature = "in f32 [2] a\0Aout f32 [2] y\0A", mlc.workspace_bytes = 4160 : i64}
+// CHECK: llvm.func internal @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.noalias})
+// CHECK: llvm.func @mlc_model_workspace_bytes() -> i64
+// CHECK-NEXT: %[[W:.*]] = llvm.mlir.constant(4160 : i64) : i64
+// CHECK-NEXT: llvm.return %[[W]] : i64
+// CHECK: llvm.func @mlc_model_entry(%[[BUFS:.*]]: !llvm.ptr, %[[WS:.*]]: !llvm.ptr)
+// CHECK-NEXT: %[[S0:.*]] = llvm.getelementptr %[[BUFS]][0]
+// CHECK-NEXT: %[[P0:.*]] = llvm.load %[[S0]]
+// CHECK-NEXT: %[[S1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK-NEXT: %[[P1:.*]] = llvm.load %[[S1]]
+// CHECK-NEXT: llvm.call @main(%[[P0]], %[[P1]], %[[WS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+module attributes {mlc.signature = "in f32 [2] a\nout f32 [2] y\n", mlc.workspace_bytes = 4160 : i64} {
+  llvm.func @main(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr) {
+    llvm.return
+  }
+}
+
+// -----
+
+// A memory plan without the workspace argument.
+// expected-error @+1 {{entry function must take one pointer per input and output (2) and the workspace pointer and return nothing}}
+module attributes {mlc.signature = "in f32 [2] a\nout f32 [2] y\n", mlc.workspace_bytes = 64 : i64} {
+  llvm.func @main(%arg0: !llvm.ptr, %arg1: !llvm.ptr) {
+    llvm.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{mlc.workspace_bytes must not be negative}}
+module attributes {mlc.signature = "out f32 [2] y\n", mlc.workspace_bytes = -1 : i64} {
+  llvm.func @main(%arg0: !llvm.ptr, %arg1: !llvm.ptr) {
+    llvm.return
+  }
+}
+
+// -----
+
 // expected-error @+1 {{missing mlc.signature module attribute (run mlc-record-model-signature before bufferization)}}
 module {
   llvm.func @main(%arg0: !llvm.ptr) {

@@ -1,0 +1,144 @@
+//===- LowerFusionGroups.cpp - one loop nest per graph.fusion_group -------===//
+//
+// Codegen of the kernel boundaries chosen at graph level: fuse elementwise
+// linalg ops into their consumers, tile the group's result op along one
+// parallel dimension and fuse its producers into that loop, then inline the
+// group. See the pass description in dialects/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/Passes.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_LOWERFUSIONGROUPS
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+
+bool hasReduction(Operation *op) {
+  auto tiling = dyn_cast<TilingInterface>(op);
+  return tiling && llvm::is_contained(tiling.getLoopIteratorTypes(),
+                                      utils::IteratorType::reduction);
+}
+
+/// True if the slice reads all of its source.
+bool coversWholeSource(tensor::ExtractSliceOp slice) {
+  ArrayRef<int64_t> full = slice.getSourceType().getShape();
+  ArrayRef<int64_t> part = slice.getResultType().getShape();
+  if (slice.getSourceType().getRank() != slice.getResultType().getRank())
+    return false;
+  return full == part;
+}
+
+/// Tiles the op yielding the group's result and fuses producers into the
+/// loop. Leaves the group untouched when there is nothing worth a loop.
+LogicalResult tileAndFuse(RewriterBase &rewriter, mlc::graph::FusionGroupOp group) {
+  auto yield = cast<mlc::graph::YieldOp>(group.getBody().front().getTerminator());
+  if (yield.getNumOperands() != 1)
+    return success();
+  auto anchor = yield.getOperand(0).getDefiningOp<TilingInterface>();
+  if (!anchor || !isa<linalg::LinalgOp>(anchor.getOperation()))
+    return success();
+
+  // Outermost parallel loop that iterates more than once.
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(anchor);
+  SmallVector<Range> domain = anchor.getIterationDomain(rewriter);
+  SmallVector<utils::IteratorType> iterators = anchor.getLoopIteratorTypes();
+  std::optional<unsigned> tileDim;
+  for (auto [i, range] : llvm::enumerate(domain)) {
+    std::optional<int64_t> size = getConstantIntValue(range.size);
+    if (iterators[i] == utils::IteratorType::parallel && size && *size > 1) {
+      tileDim = i;
+      break;
+    }
+  }
+  if (!tileDim)
+    return success();
+  SmallVector<OpFoldResult> tileSizes(domain.size(), rewriter.getIndexAttr(0));
+  tileSizes[*tileDim] = rewriter.getIndexAttr(1);
+
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(tileSizes);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp slice, OpResult producer,
+          bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *op = producer.getOwner();
+        if (!group->isProperAncestor(op))
+          return std::nullopt;
+        // Computing a whole reduction in every iteration would duplicate
+        // it; leave it as its own loop nest before the loop.
+        if (hasReduction(op) && coversWholeSource(slice))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, anchor, options);
+  if (failed(result))
+    return anchor->emitError("cannot tile this fusion group's result");
+  for (OpResult res : anchor->getResults())
+    if (Value repl = result->replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, repl);
+  return success();
+}
+
+/// Moves the group's body in front of it and forwards its results.
+void inlineGroup(RewriterBase &rewriter, mlc::graph::FusionGroupOp group) {
+  Block &body = group.getBody().front();
+  auto yield = cast<mlc::graph::YieldOp>(body.getTerminator());
+  // A yielded block argument (an op that folded to its input) stands for
+  // the corresponding group input once the block is gone.
+  SmallVector<Value> results;
+  for (Value v : yield.getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    results.push_back(arg && arg.getOwner() == &body
+                          ? group.getInputs()[arg.getArgNumber()]
+                          : v);
+  }
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(&body, group, group.getInputs());
+  rewriter.replaceOp(group, results);
+}
+
+struct LowerFusionGroups
+    : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    SmallVector<mlc::graph::FusionGroupOp> groups;
+    getOperation().walk(
+        [&](mlc::graph::FusionGroupOp g) { groups.push_back(g); });
+
+    RewritePatternSet fusion(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(
+        fusion, [](OpOperand *) { return true; });
+    FrozenRewritePatternSet frozen(std::move(fusion));
+
+    IRRewriter rewriter(ctx);
+    for (mlc::graph::FusionGroupOp group : groups) {
+      // The group is isolated, so fusion cannot reach outside it.
+      if (failed(applyPatternsGreedily(group, frozen)) ||
+          failed(tileAndFuse(rewriter, group)))
+        return signalPassFailure();
+      // Drop the untiled originals that tiling left without users.
+      if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))
+        return signalPassFailure();
+      inlineGroup(rewriter, group);
+    }
+  }
+};
+
+} // namespace
