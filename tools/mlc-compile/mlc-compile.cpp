@@ -58,6 +58,11 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::SO, "so", "shared library with the runtime")));
 cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3)"),
                            cl::Prefix, cl::init(2));
+cl::opt<int> graphOptLevel(
+    "graph-opt",
+    cl::desc("Graph optimization level (0-3; default: the -O level). "
+             "-O2 --graph-opt=0 isolates what fusion and graph rewrites buy"),
+    cl::init(-1));
 cl::opt<std::string> cpu("mcpu",
                          cl::desc("Target CPU: native (default), generic, or "
                                   "an LLVM CPU name"),
@@ -191,6 +196,9 @@ int main(int argc, char **argv) {
                               "library (or MLIR, LLVM IR, assembly, object)\n");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel) + " is not a valid level (0-3)");
+  if (graphOptLevel > 3)
+    return fail("--graph-opt=" + Twine(graphOptLevel) +
+                " is not a valid level (0-3)");
   Emit emit = emitKind == Emit::Auto ? emitFromSuffix(outputFile) : emitKind;
 
   DialectRegistry registry;
@@ -263,7 +271,8 @@ int main(int argc, char **argv) {
 
   mlc::CPUPipelineOptions pipelineOpts;
   pipelineOpts.cpuFeatures = target->abiFeatures;
-  pipelineOpts.optLevel = optLevel;
+  pipelineOpts.optLevel =
+      graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
 
   // 3. Graph optimizations of the -O level (-O0 keeps the graph as
   // imported), then the graph's figures for the report.

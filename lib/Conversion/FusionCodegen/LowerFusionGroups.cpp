@@ -48,6 +48,12 @@ LogicalResult tileAndFuse(RewriterBase &rewriter, mlc::graph::FusionGroupOp grou
   auto anchor = yield.getOperand(0).getDefiningOp<TilingInterface>();
   if (!anchor || !isa<linalg::LinalgOp>(anchor.getOperation()))
     return success();
+  // Already one loop nest (e.g. an elementwise chain after fusion): a tile
+  // loop would only add slicing overhead.
+  unsigned loopNests = 0;
+  group.getBody().walk([&](TilingInterface) { ++loopNests; });
+  if (loopNests <= 1)
+    return success();
 
   // Outermost parallel loop that iterates more than once.
   OpBuilder::InsertionGuard guard(rewriter);
@@ -123,8 +129,11 @@ struct LowerFusionGroups
         [&](mlc::graph::FusionGroupOp g) { groups.push_back(g); });
 
     RewritePatternSet fusion(ctx);
+    // Only single-use producers: fusing one with several consumers would
+    // compute it once per consumer. Tile-and-fuse below still puts such a
+    // producer inside the kernel's loop, computed once per tile.
     linalg::populateElementwiseOpsFusionPatterns(
-        fusion, [](OpOperand *) { return true; });
+        fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
     FrozenRewritePatternSet frozen(std::move(fusion));
 
     IRRewriter rewriter(ctx);

@@ -1,6 +1,8 @@
 // Matmul, conv and pooling become linalg.generic ops with the parallel loops
-// first and the reduction loops innermost. Broadcast batch dims and conv
-// groups are expressed in the indexing maps.
+// first and the reduction loops innermost. Broadcast batch dims are expressed
+// in the indexing maps. A conv with one group works on the 4-D tensors
+// directly; groups > 1 are an explicit dim added by expand_shape (and removed
+// from the result by collapse_shape).
 // RUN: mlc-opt %s --convert-graph-to-linalg --split-input-file | FileCheck %s
 
 // Loops: m, n | k.
@@ -74,7 +76,7 @@ func.func @matmul_i64(%a: tensor<2x3xi64>, %b: tensor<3x2xi64>) -> tensor<2x2xi6
 // -----
 
 // Padding is a zero-filled tensor with the input inserted at [top, left];
-// groups split the channel dims: x [N, G, C/G, H, W], w [G, O/G, C/G, KH, KW],
+// groups > 1 split the channel dims: x [N, G, C/G, H, W], w [G, O/G, C/G, KH, KW],
 // y [N, G, O/G, OH, OW]. The bias initializes the accumulator.
 // Loops: n, g, o, oh, ow | c, kh, kw.
 // CHECK-DAG: #[[$BIAS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
@@ -110,19 +112,64 @@ func.func @conv2d_bias_pad_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x2x3x3xf3
 
 // -----
 
+// With one group there is no group dim and no reshape: loops
+// n, o, oh, ow | c, kh, kw on the 4-D tensors, the bias broadcast along o
+// initializes the accumulator.
+// CHECK-DAG: #[[$BIAS:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[$ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @conv2d_bias_pad
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<6x4x3x3xf32>, %[[B:.*]]: tensor<6xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[X]] into %{{.*}}[0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 1, 1] : tensor<1x4x8x8xf32> into tensor<1x4x10x10xf32>
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[BE:.*]] = tensor.empty() : tensor<1x6x4x4xf32>
+// CHECK: %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[$BIAS]], #[[$ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[B]] : tensor<6xf32>) outs(%[[BE]] : tensor<1x6x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[BV:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[BV]] : f32
+// CHECK: %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[PADDED]], %[[W]] : tensor<1x4x10x10xf32>, tensor<6x4x3x3xf32>) outs(%[[INIT]] : tensor<1x6x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.*]]: f32, %[[WV:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[XV]], %[[WV]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK-NEXT: } -> tensor<1x6x4x4xf32>
+// CHECK-NEXT: return %[[CONV]] : tensor<1x6x4x4xf32>
+func.func @conv2d_bias_pad(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x6x4x4xf32> {
+  %0 = graph.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>) -> tensor<1x6x4x4xf32>
+  return %0 : tensor<1x6x4x4xf32>
+}
+
+// -----
+
 // Without padding there is no insert_slice, without bias the accumulator is
-// zero-filled; one group is a unit dim. Dilations scale the window loops.
-// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6 * 2, d4 + d7 * 3)>
+// zero-filled; one group means no group dim and no reshape. Dilations scale
+// the window loops. Loops: n, o, oh, ow | c, kh, kw.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5 * 2, d3 + d6 * 3)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @conv2d_dilated
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<6x4x3x3xf32>)
 // CHECK-NOT: tensor.insert_slice
-// CHECK: %[[XG:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 1, 4, 8, 8]
-// CHECK: %[[WG:.*]] = tensor.expand_shape %[[W]] {{\[}}[0, 1], [2], [3], [4]] output_shape [1, 6, 4, 3, 3]
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x1x6x4x2xf32>
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<1x1x6x4x2xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[$IN]], {{.*}}ins(%[[XG]], %[[WG]] : {{.*}}) outs(%[[INIT]] : tensor<1x1x6x4x2xf32>)
-// CHECK: tensor.collapse_shape {{.*}} into tensor<1x6x4x2xf32>
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-DAG: %[[E:.*]] = tensor.empty() : tensor<1x6x4x2xf32>
+// CHECK-DAG: %[[INIT:.*]] = linalg.fill ins(%[[ZERO:.*]] : f32) outs(%[[E]] : tensor<1x6x4x2xf32>)
+// CHECK-DAG: %[[ZERO]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[CONV:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[X]], %[[W]] : tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) outs(%[[INIT]] : tensor<1x6x4x2xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.*]]: f32, %[[WV:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[XV]], %[[WV]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK-NEXT: } -> tensor<1x6x4x2xf32>
+// CHECK-NEXT: return %[[CONV]] : tensor<1x6x4x2xf32>
 func.func @conv2d_dilated(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x4x2xf32> {
   %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 3>, groups = 1 : i64} : (tensor<1x4x8x8xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x4x2xf32>
   return %0 : tensor<1x6x4x2xf32>
@@ -243,22 +290,31 @@ func.func @avgpool_include_pad(%x: tensor<2x3x7x7xf32>) -> tensor<2x3x7x7xf32> {
 
 // -----
 
-// Sum over H and W (kept dims first, reduced dims innermost), reshape to
-// keep the reduced dims, divide by H * W = 49.
+// Sum over H and W straight into [N, C, 1, 1]: loops n, c, and two size-1
+// loops for the kept H and W | kh, kw (the reduced H and W); no reshape.
+// Then divide by H * W = 49.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[$RED:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$RED:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
 // CHECK-LABEL: func.func @global_avgpool
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x7x7xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2x3xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$RED]]], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<2x3x7x7xf32>) outs(%[[INIT]] : tensor<2x3xf32>)
-// CHECK: arith.addf %
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[SUM]] {{\[}}[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
-// CHECK: %[[KEPT:.*]] = tensor.expand_shape %[[FLAT]] {{\[}}[0, 1, 2, 3]] output_shape [2, 3, 1, 1] : tensor<6xf32> into tensor<2x3x1x1xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3x1x1xf32>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2x3x1x1xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$RED]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<2x3x7x7xf32>) outs(%[[INIT]] : tensor<2x3x1x1xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[N:.*]] = arith.constant 4.900000e+01 : f32
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], {{.*}} ins(%[[KEPT]] : tensor<2x3x1x1xf32>)
-// CHECK: arith.divf %{{.*}}, %[[N]] : f32
+// CHECK: %[[AVG:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], {{.*}} ins(%[[SUM]] : tensor<2x3x1x1xf32>)
+// CHECK-NEXT: ^bb0(%[[T:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[D:.*]] = arith.divf %[[T]], %[[N]] : f32
+// CHECK-NEXT: linalg.yield %[[D]] : f32
+// CHECK: return %[[AVG]]
 func.func @global_avgpool(%x: tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32> {
   %0 = graph.global_avgpool %x : (tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32>
   return %0 : tensor<2x3x1x1xf32>

@@ -1,22 +1,28 @@
-// Reductions are one linalg.generic with the kept dims as the outer
-// parallel loops and the reduced dims innermost; kept dims of size 1 come
-// back through collapse/expand_shape. Softmax and the norms are composed of
-// reductions and broadcasting elementwise generics.
+// Reductions are one linalg.generic with one parallel loop per result dim
+// outermost and the reduced dims innermost. With keepdims the result keeps
+// its size-1 dims, each with its own size-1 parallel loop that the input map
+// ignores; the output map is the identity over the parallel loops, so the
+// keepdims-shaped result is written directly, with no reshape. Softmax and
+// the norms are composed of reductions and broadcasting elementwise generics.
 // RUN: mlc-opt %s --convert-graph-to-linalg --split-input-file | FileCheck %s
 
-// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// Loops: d0 (dim 0), d1, d2 (the size-1 kept dims 1 and 2) | d3, d4 (the
+// reduced dims 1 and 2).
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @reduce_sum_keepdims
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<2xf32>
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[INIT]] : tensor<2xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x1x1xf32>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2x1x1xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[INIT]] : tensor<2x1x1xf32>)
 // CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: linalg.yield %[[S]] : f32
-// CHECK: %[[KEPT:.*]] = tensor.expand_shape %[[SUM]] {{\[}}[0, 1, 2]] output_shape [2, 1, 1] : tensor<2xf32> into tensor<2x1x1xf32>
-// CHECK: return %[[KEPT]]
+// CHECK-NEXT: } -> tensor<2x1x1xf32>
+// CHECK-NEXT: return %[[SUM]] : tensor<2x1x1xf32>
 func.func @reduce_sum_keepdims(%x: tensor<2x3x4xf32>) -> tensor<2x1x1xf32> {
   %0 = graph.reduce_sum %x {axes = array<i64: 2, 1>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
   return %0 : tensor<2x1x1xf32>
@@ -48,8 +54,8 @@ func.func @reduce_mean(%x: tensor<2x3x4xf32>) -> tensor<3xf32> {
 // reduce_max starts from -inf (floats) or the smallest integer.
 // CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$ALL:.*]] = affine_map<(d0, d1, d2) -> ()>
-// CHECK-DAG: #[[$IN1:.*]] = affine_map<(d0) -> (d0)>
-// CHECK-DAG: #[[$ALL1:.*]] = affine_map<(d0) -> ()>
+// CHECK-DAG: #[[$IN1:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$KEPT1:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @reduce_max
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<f32>
@@ -59,15 +65,16 @@ func.func @reduce_mean(%x: tensor<2x3x4xf32>) -> tensor<3xf32> {
 // CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[ACC]], %[[V]] : f32
 // CHECK-NEXT: linalg.yield %[[M]] : f32
 // CHECK: %[[IMIN:.*]] = arith.constant -2147483648 : i32
-// CHECK: %[[IE:.*]] = tensor.empty() : tensor<i32>
-// CHECK: %[[IINIT:.*]] = linalg.fill ins(%[[IMIN]] : i32) outs(%[[IE]] : tensor<i32>)
-// CHECK: %[[MAXI:.*]] = linalg.generic {indexing_maps = [#[[$IN1]], #[[$ALL1]]], iterator_types = ["reduction"]} {{.*}} outs(%[[IINIT]] : tensor<i32>)
+// keepdims on a full reduction: one size-1 parallel loop the input ignores,
+// then the reduced dim; no expand_shape.
+// CHECK: %[[IE:.*]] = tensor.empty() : tensor<1xi32>
+// CHECK: %[[IINIT:.*]] = linalg.fill ins(%[[IMIN]] : i32) outs(%[[IE]] : tensor<1xi32>)
+// CHECK: %[[MAXI:.*]] = linalg.generic {indexing_maps = [#[[$IN1]], #[[$KEPT1]]], iterator_types = ["parallel", "reduction"]} {{.*}} outs(%[[IINIT]] : tensor<1xi32>)
 // CHECK-NEXT: ^bb0(%[[IV:.*]]: i32, %[[IACC:.*]]: i32):
 // CHECK-NEXT: %[[IM:.*]] = arith.maxsi %[[IACC]], %[[IV]] : i32
 // CHECK-NEXT: linalg.yield %[[IM]] : i32
-// keepdims on a 0-d result: expand_shape with no reassociation.
-// CHECK: %[[KEPT:.*]] = tensor.expand_shape %[[MAXI]] [] output_shape [1] : tensor<i32> into tensor<1xi32>
-// CHECK: return %[[MAXF]], %[[KEPT]]
+// CHECK-NEXT: } -> tensor<1xi32>
+// CHECK-NEXT: return %[[MAXF]], %[[MAXI]]
 func.func @reduce_max(%x: tensor<2x3x4xf32>, %j: tensor<5xi32>) -> (tensor<f32>, tensor<1xi32>) {
   %0 = graph.reduce_max %x {axes = array<i64: 0, 1, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<f32>
   %1 = graph.reduce_max %j {axes = array<i64: 0>, keepdims = true} : (tensor<5xi32>) -> tensor<1xi32>
@@ -76,13 +83,21 @@ func.func @reduce_max(%x: tensor<2x3x4xf32>, %j: tensor<5xi32>) -> (tensor<f32>,
 
 // -----
 
+// A kept dim after the reduced one: loops d0, d1 (size 1), d2 | d3.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @reduce_sum_i64
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4x3xi64>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK: linalg.fill ins(%[[ZERO]] : i64)
-// CHECK: linalg.generic
-// CHECK: arith.addi %
-// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<2x3xi64> into tensor<6xi64>
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1, 2]] output_shape [2, 1, 3] : tensor<6xi64> into tensor<2x1x3xi64>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<2x1x3xi64>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x4x3xi64>) outs(%[[INIT]] : tensor<2x1x3xi64>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: i64, %[[ACC:.*]]: i64):
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[ACC]], %[[V]] : i64
+// CHECK-NEXT: linalg.yield %[[S]] : i64
+// CHECK-NEXT: } -> tensor<2x1x3xi64>
+// CHECK-NEXT: return %[[SUM]] : tensor<2x1x3xi64>
 func.func @reduce_sum_i64(%x: tensor<2x4x3xi64>) -> tensor<2x1x3xi64> {
   %0 = graph.reduce_sum %x {axes = array<i64: 1>, keepdims = true} : (tensor<2x4x3xi64>) -> tensor<2x1x3xi64>
   return %0 : tensor<2x1x3xi64>
@@ -90,24 +105,31 @@ func.func @reduce_sum_i64(%x: tensor<2x4x3xi64>) -> tensor<2x1x3xi64> {
 
 // -----
 
-// softmax = exp(x - max) / sum(exp(x - max)), along axis 1.
+// softmax = exp(x - max) / sum(exp(x - max)), along axis 1. The
+// reductions (loops d0, d1 (size 1) | d2) write [2, 1] directly, which the
+// elementwise generics broadcast.
+// CHECK-DAG: #[[$RIN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$ROUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[$BCAST:.*]] = affine_map<(d0, d1) -> (d0, 0)>
 // CHECK-LABEL: func.func @softmax
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<2x3xf32>)
+// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x1xf32>)
 // CHECK: arith.maximumf %
-// CHECK: %[[MAXK:.*]] = tensor.expand_shape %[[MAX]] {{\[}}[0, 1]] output_shape [2, 1] : tensor<2xf32> into tensor<2x1xf32>
-// CHECK: %[[SHIFTED:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAXK]] : tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[SHIFTED:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<2x3xf32>, tensor<2x1xf32>)
 // CHECK: arith.subf %
 // CHECK: %[[EXP:.*]] = linalg.generic {{.*}} ins(%[[SHIFTED]] : tensor<2x3xf32>)
 // CHECK: math.exp %
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[EXP]] : tensor<2x3xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[EXP]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x1xf32>)
 // CHECK: arith.addf %
-// CHECK: %[[SUMK:.*]] = tensor.expand_shape %[[SUM]]
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUMK]] : tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUM]] : tensor<2x3xf32>, tensor<2x1xf32>)
 // CHECK-NEXT: ^bb0(%[[E:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[D:.*]] = arith.divf %[[E]], %[[S]] : f32
 // CHECK-NEXT: linalg.yield %[[D]] : f32
@@ -120,20 +142,28 @@ func.func @softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 // log_softmax = (x - max) - log(sum(exp(x - max))), here along axis 0.
-// CHECK-DAG: #[[$COL:.*]] = affine_map<(d0, d1) -> (d1, d0)>
-// CHECK-DAG: #[[$RED:.*]] = affine_map<(d0, d1) -> (d0)>
+// The reductions' loops are d0 (size 1), d1 | d2, with the input read as
+// [d2, d1].
+// CHECK-DAG: #[[$RIN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$ROUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[$BCAST:.*]] = affine_map<(d0, d1) -> (0, d1)>
 // CHECK-LABEL: func.func @log_softmax
-// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$COL]], #[[$RED]]], iterator_types = ["parallel", "reduction"]}
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3xf32>) outs(%{{.*}} : tensor<1x3xf32>)
 // CHECK: arith.maximumf %
-// CHECK: tensor.expand_shape %[[MAX]] {{\[}}[0, 1]] output_shape [1, 3] : tensor<3xf32> into tensor<1x3xf32>
-// CHECK: %[[SHIFTED:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]]
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[SHIFTED:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[MAX]] : tensor<2x3xf32>, tensor<1x3xf32>)
 // CHECK: arith.subf %
 // CHECK: math.exp %
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$COL]], #[[$RED]]], iterator_types = ["parallel", "reduction"]}
-// CHECK: %[[SUMK:.*]] = tensor.expand_shape %[[SUM]]
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[SHIFTED]], %[[SUMK]] : tensor<2x3xf32>, tensor<1x3xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "reduction"]} {{.*}} outs(%{{.*}} : tensor<1x3xf32>)
+// CHECK: arith.addf %
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[SHIFTED]], %[[SUM]] : tensor<2x3xf32>, tensor<1x3xf32>)
 // CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[L:.*]] = math.log %[[S]] : f32
 // CHECK-NEXT: %[[R:.*]] = arith.subf %[[V]], %[[L]] : f32
@@ -147,26 +177,34 @@ func.func @log_softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // layer_norm over the last dim: mean, centered, squared, variance, then
 // centered * rsqrt(var + eps) * scale + bias with scale and bias broadcast.
+// The reductions' loops are d0, d1, d2 (size 1) | d3 and write the
+// [2, 3, 1] statistics directly.
+// CHECK-DAG: #[[$RIN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[$ROUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-// CHECK-DAG: #[[$RED:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$STAT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
 // CHECK-DAG: #[[$PARAM:.*]] = affine_map<(d0, d1, d2) -> (d2)>
 // CHECK-LABEL: func.func @layer_norm
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>, %[[SCALE:.*]]: tensor<4xf32>, %[[BIAS:.*]]: tensor<4xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$RED]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3x4xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x3x1xf32>)
 // CHECK: arith.addf %
-// CHECK: tensor.collapse_shape %[[SUM]]
-// CHECK: %[[SUMK:.*]] = tensor.expand_shape {{.*}} output_shape [2, 3, 1]
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: %[[N:.*]] = arith.constant 4.000000e+00 : f32
-// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUMK]] : tensor<2x3x1xf32>)
+// CHECK: %[[MEAN:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SUM]] : tensor<2x3x1xf32>)
 // CHECK: arith.divf %{{.*}}, %[[N]]
 // CHECK: %[[CENTERED:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$STAT]], #[[$ID]]], {{.*}} ins(%[[X]], %[[MEAN]] : tensor<2x3x4xf32>, tensor<2x3x1xf32>)
 // CHECK: arith.subf %
 // CHECK: %[[SQ:.*]] = linalg.generic {{.*}} ins(%[[CENTERED]] : tensor<2x3x4xf32>)
 // CHECK-NEXT: ^bb0(%[[C:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: arith.mulf %[[C]], %[[C]] : f32
-// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$RED]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[SQ]] : tensor<2x3x4xf32>)
-// CHECK: %[[VAR:.*]] = linalg.generic
+// CHECK: %[[SQSUM:.*]] = linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[SQ]] : tensor<2x3x4xf32>) outs(%{{.*}} : tensor<2x3x1xf32>)
+// CHECK: arith.addf %
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[VAR:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SQSUM]] : tensor<2x3x1xf32>)
 // CHECK: arith.divf %
 // CHECK: %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$STAT]], #[[$PARAM]], #[[$PARAM]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[CENTERED]], %[[VAR]], %[[SCALE]], %[[BIAS]] : tensor<2x3x4xf32>, tensor<2x3x1xf32>, tensor<4xf32>, tensor<4xf32>)
@@ -185,13 +223,24 @@ func.func @layer_norm(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>, %b: tensor<4xf32
 
 // -----
 
-// Normalizing over the last two dims divides by 3 * 4.
-// CHECK-DAG: #[[$RED:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// Normalizing over the last two dims divides by 3 * 4; the statistics are
+// [2, 1, 1].
+// CHECK-DAG: #[[$RIN:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>
+// CHECK-DAG: #[[$ROUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$STAT:.*]] = affine_map<(d0, d1, d2) -> (d0, 0, 0)>
 // CHECK-DAG: #[[$PARAM:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // CHECK-LABEL: func.func @layer_norm_two_dims
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$RED]]], iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} {{.*}} outs(%{{.*}} : tensor<2x1x1xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
 // CHECK: arith.constant 1.200000e+01 : f32
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[$PARAM]], #[[$PARAM]], #{{.*}}]
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$STAT]], #{{.*}}]
+// CHECK: linalg.generic {indexing_maps = [#[[$RIN]], #[[$ROUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]} {{.*}} outs(%{{.*}} : tensor<2x1x1xf32>)
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$STAT]], #[[$PARAM]], #[[$PARAM]], #{{.*}}]
 func.func @layer_norm_two_dims(%x: tensor<2x3x4xf32>, %s: tensor<3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = graph.layer_norm %x, %s, %s {axis = 1 : i64, epsilon = 1.0e-5 : f32} : (tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
