@@ -74,16 +74,20 @@ public:
       }
       writeOp(&op, "  ");
     }
+    for (const std::string &e : edges)
+      os << e;
     os << "}\n";
   }
 
 private:
   std::string newId() { return "n" + std::to_string(nextId++); }
 
+  /// Edges are written after all nodes, at top level: an edge inside a
+  /// cluster would pull its endpoints (weights, inputs) into the cluster.
   void edge(Value from, StringRef to) {
     auto it = ids.find(from);
     if (it != ids.end())
-      os << "  " << it->second << " -> " << to << ";\n";
+      edges.push_back("  " + it->second + " -> " + to.str() + ";\n");
   }
 
   void writeOp(Operation *op, StringRef indent) {
@@ -119,6 +123,7 @@ private:
 
   llvm::raw_ostream &os;
   llvm::DenseMap<Value, std::string> ids;
+  std::vector<std::string> edges;
   unsigned nextId = 0;
 };
 
