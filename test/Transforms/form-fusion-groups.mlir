@@ -159,3 +159,21 @@ func.func @cap(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<4xf32>) -> tenso
   %1 = graph.add %0, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// matmul + bias + gelu (a transformer MLP's first layer) is one group.
+// CHECK-LABEL: func.func @matmul_bias_gelu
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.add
+// CHECK-NEXT: graph.gelu
+// CHECK-NEXT: graph.yield
+// CHECK-NOT: graph.fusion_group
+func.func @matmul_bias_gelu(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<16x256xf32> {
+  %0 = graph.matmul %x, %w : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
+  %1 = graph.add %0, %b : (tensor<16x256xf32>, tensor<256xf32>) -> tensor<16x256xf32>
+  %2 = graph.gelu %1 : tensor<16x256xf32>
+  return %2 : tensor<16x256xf32>
+}
