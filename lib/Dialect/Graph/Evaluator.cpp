@@ -436,17 +436,9 @@ template <typename Fn> decltype(auto) dispatchAll(ElementKind kind, Fn &&fn) {
 /// As dispatchAll for the numeric kinds; ODS constraints keep i1 away.
 template <typename Fn>
 decltype(auto) dispatchNumeric(ElementKind kind, Fn &&fn) {
-  switch (kind) {
-  case ElementKind::F32:
-    return fn(Tag<float>{});
-  case ElementKind::I64:
-    return fn(Tag<int64_t>{});
-  case ElementKind::I32:
-    return fn(Tag<int32_t>{});
-  case ElementKind::I1:
-    break;
-  }
-  llvm::report_fatal_error("graph evaluator: numeric op on an i1 tensor");
+  if (kind == ElementKind::I1)
+    llvm::report_fatal_error("graph evaluator: numeric op on an i1 tensor");
+  return dispatchAll(kind, std::forward<Fn>(fn));
 }
 
 int64_t product(ArrayRef<int64_t> dims) {
