@@ -27,8 +27,14 @@ class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic,
          !listconcat(traits, [Pure, InferTypeOpAdaptor])>;
 
+// Result element i depends only on the operands' (numpy-broadcast) elements
+// at i. Fusion and slice reordering key on this instead of op lists.
+def Graph_BroadcastingElementwise : NativeOpTrait<"BroadcastingElementwise"> {
+  let cppNamespace = "::mlc::graph::traits";
+}
+
 class Graph_UnaryOp<string mnemonic, Type operandType, string desc>
-    : Graph_Op<mnemonic> {
+    : Graph_Op<mnemonic, [Graph_BroadcastingElementwise]> {
   let summary = desc;
   let arguments = (ins operandType:$input);
   let results = (outs operandType:$result);
@@ -36,7 +42,7 @@ class Graph_UnaryOp<string mnemonic, Type operandType, string desc>
 }
 
 class Graph_BinaryOp<string mnemonic, Type operandType, string desc>
-    : Graph_Op<mnemonic> {
+    : Graph_Op<mnemonic, [Graph_BroadcastingElementwise]> {
   let summary = desc # " with numpy broadcasting";
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
@@ -87,14 +93,14 @@ def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor,
                                     "1 / (1 + e^-x)">;
 def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "error function">;
 
-def Graph_GeluOp : Graph_Op<"gelu"> {
+def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise]> {
   let summary = "GELU: x * Phi(x), exact (erf) or tanh approximation";
   let arguments = (ins Graph_FloatTensor:$input, UnitAttr:$tanh_approximation);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Graph_CompareOp : Graph_Op<"compare"> {
+def Graph_CompareOp : Graph_Op<"compare", [Graph_BroadcastingElementwise]> {
   let summary = "elementwise comparison with broadcasting, bool result";
   let arguments = (ins Graph_ComparePredicate:$predicate,
                        Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
@@ -104,7 +110,7 @@ def Graph_CompareOp : Graph_Op<"compare"> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_SelectOp : Graph_Op<"select"> {
+def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise]> {
   let summary = "cond ? a : b, elementwise with broadcasting of all three";
   let arguments = (ins Graph_BoolTensor:$condition, Graph_Tensor:$true_value,
                        Graph_Tensor:$false_value);
@@ -114,7 +120,7 @@ def Graph_SelectOp : Graph_Op<"select"> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_CastOp : Graph_Op<"cast"> {
+def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise]> {
   let summary = "element type conversion";
   let description = [{
     float -> int truncates toward zero; anything -> i1 is `x != 0`;

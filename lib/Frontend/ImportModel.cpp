@@ -66,9 +66,7 @@ private:
   Location loc(StringRef path) {
     return jsonLocation(ctx, spec.sourcePath, path);
   }
-  InFlightDiagnostic error(StringRef path) {
-    return emitError(loc(path));
-  }
+  InFlightDiagnostic error(StringRef path) { return emitError(loc(path)); }
 
   Value weight(const WeightDecl &w);
   LogicalResult buildNode(const NodeDecl &node);
@@ -83,7 +81,7 @@ private:
 /// "nodes[i].attrs.<name>".
 class NodeAttrs {
 public:
-  NodeAttrs(const NodeDecl &node, Importer *imp,
+  NodeAttrs(const NodeDecl &node,
             std::function<InFlightDiagnostic(StringRef)> error)
       : node(node), error(std::move(error)) {}
 
@@ -121,12 +119,8 @@ public:
   FailureOr<std::string> getString(StringRef name,
                                    std::optional<std::string> def) {
     auto it = node.attrs.find(name.str());
-    if (it == node.attrs.end()) {
-      if (def)
-        return *def;
-      error(path(name)) << "missing required attribute '" << name << "'";
-      return failure();
-    }
+    if (it == node.attrs.end())
+      return missing(name, def);
     if (auto *v = std::get_if<std::string>(&it->second))
       return *v;
     return wrongKind(name, "a string");
@@ -134,12 +128,8 @@ public:
   FailureOr<SmallVector<int64_t>>
   getList(StringRef name, std::optional<SmallVector<int64_t>> def) {
     auto it = node.attrs.find(name.str());
-    if (it == node.attrs.end()) {
-      if (def)
-        return *def;
-      error(path(name)) << "missing required attribute '" << name << "'";
-      return failure();
-    }
+    if (it == node.attrs.end())
+      return missing(name, def);
     if (auto *v = std::get_if<IntList>(&it->second))
       return SmallVector<int64_t>(v->begin(), v->end());
     return wrongKind(name, "a list of integers");
@@ -211,7 +201,7 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
   auto rankOf = [&](unsigned i) {
     return cast<RankedTensorType>(operands[i].getType()).getRank();
   };
-  NodeAttrs a(node, this, [&](StringRef p) { return error(p); });
+  NodeAttrs a(node, [&](StringRef p) { return error(p); });
   Builder &b = builder;
   SmallVector<NamedAttribute> attrs;
   auto set = [&](StringRef name, Attribute value) {
@@ -290,8 +280,7 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
     if (failed(norm))
       return failure();
     set("axis", b.getI64IntegerAttr(*norm));
-  } else if (op == "reduce_sum" || op == "reduce_mean" ||
-             op == "reduce_max") {
+  } else if (op == "reduce_sum" || op == "reduce_mean" || op == "reduce_max") {
     int64_t rank = rankOf(0);
     SmallVector<int64_t> all;
     for (int64_t i = 0; i < rank; ++i)
@@ -362,8 +351,7 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
       seen[*ax] = true;
       int64_t n = type.getDimSize(*ax);
       if ((*steps)[i] <= 0) {
-        error(a.path("steps")) << "steps must be positive, got "
-                               << (*steps)[i];
+        error(a.path("steps")) << "steps must be positive, got " << (*steps)[i];
         return failure();
       }
       // numpy semantics: negative counts from the end, then clamp.

@@ -73,7 +73,7 @@ llvm::json::Object graphStats(ModuleOp module) {
       kernels.push_back(llvm::json::Object{{"kind", group.getKind().str()},
                                            {"ops", std::move(ops)}});
     } else if (isGraphCompute(op) && !op->getParentOfType<FusionGroupOp>() &&
-               !isa<ReshapeOp, SliceOp>(op)) {
+               !isView(op)) {
       // Not grouped (-O0): each op is a loop nest of its own.
       kernels.push_back(llvm::json::Object{
           {"kind", "op"},

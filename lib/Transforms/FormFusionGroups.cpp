@@ -34,9 +34,8 @@ Role roleOf(Operation *op) {
     return Role::Reduction;
   if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
     return Role::Pool;
-  if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, NegOp, AbsOp,
-          ReluOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ErfOp,
-          GeluOp, CompareOp, SelectOp, CastOp, BatchNormOp>(op))
+  // batch_norm is elementwise too: per-channel parameters along axis 1.
+  if (isBroadcastingElementwise(op) || isa<BatchNormOp>(op))
     return Role::Elementwise;
   if (isa<TransposeOp, ConcatOp, GatherOp, PadOp>(op))
     return Role::Data;
@@ -165,9 +164,8 @@ private:
   /// comes after it.
   void materialize(Group &g) {
     SmallVector<Operation *> ops(g.ops.begin(), g.ops.end());
-    llvm::sort(ops, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
+    llvm::sort(
+        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     llvm::SetVector<Value> inputs;
     SmallVector<Value> results;
     llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
@@ -176,20 +174,18 @@ private:
         if (!members.contains(v.getDefiningOp()))
           inputs.insert(v);
       for (Value r : op->getResults())
-        if (llvm::any_of(r.getUsers(), [&](Operation *u) {
-              return !members.contains(u);
-            }))
+        if (llvm::any_of(r.getUsers(),
+                         [&](Operation *u) { return !members.contains(u); }))
           results.push_back(r);
     }
     Operation *last = ops.back();
     OpBuilder b(last);
     auto group = FusionGroupOp::create(
-        b, FusedLoc::get(b.getContext(),
-                         llvm::map_to_vector(ops, [](Operation *op) {
-                           return op->getLoc();
-                         })),
-        ValueRange(results).getTypes(), inputs.getArrayRef(),
-        kindName(g.role));
+        b,
+        FusedLoc::get(b.getContext(),
+                      llvm::map_to_vector(
+                          ops, [](Operation *op) { return op->getLoc(); })),
+        ValueRange(results).getTypes(), inputs.getArrayRef(), kindName(g.role));
     Block &body = group.getBody().front();
     IRMapping map;
     for (auto [in, arg] : llvm::zip(inputs, body.getArguments()))

@@ -25,19 +25,13 @@ using namespace mlc::graph;
 
 namespace {
 
-bool isElementwise(Operation *op) {
-  return isa<NegOp, AbsOp, ReluOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp,
-             SigmoidOp, ErfOp, GeluOp, AddOp, SubOp, MulOp, DivOp, PowOp,
-             MaxOp, MinOp, CompareOp, SelectOp, CastOp>(op);
-}
-
 struct SliceBeforeElementwise : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SliceOp slice,
                                 PatternRewriter &rewriter) const override {
     Operation *producer = slice.getInput().getDefiningOp();
-    if (!producer || !isElementwise(producer) ||
+    if (!producer || !isBroadcastingElementwise(producer) ||
         !slice.getInput().hasOneUse())
       return failure();
     auto fullType = cast<RankedTensorType>(slice.getInput().getType());

@@ -249,23 +249,21 @@ bool isFloatDType(mlc_dtype dtype) {
   return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16;
 }
 
+/// Element i of an array of T (unaligned-safe).
+template <typename T> static T at(const uint8_t *data, uint64_t i) {
+  T v;
+  memcpy(&v, data + sizeof(T) * i, sizeof(T));
+  return v;
+}
+
 double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
   switch (dtype) {
-  case MLC_F32: {
-    float v;
-    memcpy(&v, data + 4 * i, 4);
-    return v;
-  }
-  case MLC_F64: {
-    double v;
-    memcpy(&v, data + 8 * i, 8);
-    return v;
-  }
-  case MLC_F16: {
-    uint16_t v;
-    memcpy(&v, data + 2 * i, 2);
-    return halfToFloat(v);
-  }
+  case MLC_F32:
+    return at<float>(data, i);
+  case MLC_F64:
+    return at<double>(data, i);
+  case MLC_F16:
+    return halfToFloat(at<uint16_t>(data, i));
   default:
     return 0;
   }
@@ -274,25 +272,16 @@ double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
 int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
   switch (dtype) {
   case MLC_I8:
-    return int8_t(data[i]);
+    return at<int8_t>(data, i);
   case MLC_U8:
   case MLC_BOOL:
-    return data[i];
-  case MLC_I16: {
-    int16_t v;
-    memcpy(&v, data + 2 * i, 2);
-    return v;
-  }
-  case MLC_I32: {
-    int32_t v;
-    memcpy(&v, data + 4 * i, 4);
-    return v;
-  }
-  case MLC_I64: {
-    int64_t v;
-    memcpy(&v, data + 8 * i, 8);
-    return v;
-  }
+    return at<uint8_t>(data, i);
+  case MLC_I16:
+    return at<int16_t>(data, i);
+  case MLC_I32:
+    return at<int32_t>(data, i);
+  case MLC_I64:
+    return at<int64_t>(data, i);
   default:
     return 0;
   }

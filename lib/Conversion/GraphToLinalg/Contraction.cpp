@@ -72,6 +72,13 @@ struct MatMulPattern : OpRewritePattern<MatMulOp> {
   }
 };
 
+/// Pads H and W of an NCHW tensor by `pads` = [top, left, bottom, right].
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> pads, Value value) {
+  return padTensor(b, loc, input, {0, 0, pads[0], pads[1]},
+                   {0, 0, pads[2], pads[3]}, value);
+}
+
 /// Splits dim `d` of `value` into (groups, size / groups).
 Value splitDim(OpBuilder &b, Location loc, Value value, int64_t d,
                int64_t groups) {
@@ -107,9 +114,8 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     auto d = op.getDilations();
     auto p = op.getPads();
 
-    Value input =
-        padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
-                  {0, 0, p[2], p[3]}, scalarConstant(rewriter, loc, elt, 0.0));
+    Value input = padSpatial(rewriter, loc, op.getInput(), p,
+                             scalarConstant(rewriter, loc, elt, 0.0));
     auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
     auto out = outType.getShape();
 
@@ -150,16 +156,17 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
       if (grouped)
         biasExprs.push_back(e(1));
       biasExprs.push_back(e(par - 3));
-      init = linalg::GenericOp::create(
-                 rewriter, loc, accType, b2, emptyTensor(rewriter, loc, accType),
-                 SmallVector<AffineMap>{
-                     AffineMap::get(par, 0, biasExprs, ctx),
-                     AffineMap::getMultiDimIdentityMap(par, ctx)},
-                 SmallVector<IteratorType>(par, IteratorType::parallel),
-                 [](OpBuilder &b, Location l, ValueRange a) {
-                   linalg::YieldOp::create(b, l, a[0]);
-                 })
-                 .getResult(0);
+      init =
+          linalg::GenericOp::create(
+              rewriter, loc, accType, b2, emptyTensor(rewriter, loc, accType),
+              SmallVector<AffineMap>{
+                  AffineMap::get(par, 0, biasExprs, ctx),
+                  AffineMap::getMultiDimIdentityMap(par, ctx)},
+              SmallVector<IteratorType>(par, IteratorType::parallel),
+              [](OpBuilder &b, Location l, ValueRange a) {
+                linalg::YieldOp::create(b, l, a[0]);
+              })
+              .getResult(0);
     } else {
       init = filledTensor(rewriter, loc, accType,
                           scalarConstant(rewriter, loc, elt, 0.0));
@@ -209,15 +216,13 @@ Value windowReduce(OpBuilder &b, Location loc, Value padded,
       AffineMap::get(6, 0, {e(0), e(1), e(2), e(3)}, ctx)};
   SmallVector<IteratorType> iterators(4, IteratorType::parallel);
   iterators.append(2, IteratorType::reduction);
-  Value window =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{kernel[0], kernel[1]},
-                              elt);
+  Value window = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{kernel[0], kernel[1]}, elt);
   Value init = filledTensor(b, loc, outType,
                             isMax ? lowestValue(b, loc, elt)
                                   : scalarConstant(b, loc, elt, 0.0));
   return linalg::GenericOp::create(
-             b, loc, outType, ValueRange{padded, window}, init, maps,
-             iterators,
+             b, loc, outType, ValueRange{padded, window}, init, maps, iterators,
              [&](OpBuilder &nb, Location l, ValueRange a) {
                Value v = isMax ? maxScalar(nb, l, a[2], a[0])
                                : addScalar(nb, l, a[2], a[0]);
@@ -233,9 +238,8 @@ struct MaxPoolPattern : OpRewritePattern<MaxPool2DOp> {
     Location loc = op.getLoc();
     Type elt = op.getType().getElementType();
     auto p = op.getPads();
-    Value padded = padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
-                             {0, 0, p[2], p[3]},
-                             lowestValue(rewriter, loc, elt));
+    Value padded = padSpatial(rewriter, loc, op.getInput(), p,
+                              lowestValue(rewriter, loc, elt));
     rewriter.replaceOp(op, windowReduce(rewriter, loc, padded, op.getType(),
                                         op.getKernel(), op.getStrides(),
                                         op.getDilations(), /*isMax=*/true));
@@ -254,14 +258,13 @@ struct AvgPoolPattern : OpRewritePattern<AvgPool2DOp> {
     auto k = op.getKernel();
     auto s = op.getStrides();
     int64_t ones[] = {1, 1};
-    Value padded = padTensor(rewriter, loc, op.getInput(), {0, 0, p[0], p[1]},
-                             {0, 0, p[2], p[3]},
-                             scalarConstant(rewriter, loc, elt, 0.0));
+    Value padded = padSpatial(rewriter, loc, op.getInput(), p,
+                              scalarConstant(rewriter, loc, elt, 0.0));
     Value sums = windowReduce(rewriter, loc, padded, outType, k, s, ones,
                               /*isMax=*/false);
     if (op.getCountIncludePad()) {
-      rewriter.replaceOp(op, divideByConstant(rewriter, loc, sums,
-                                              double(k[0] * k[1])));
+      rewriter.replaceOp(
+          op, divideByConstant(rewriter, loc, sums, double(k[0] * k[1])));
       return success();
     }
     // Divide by the number of real (unpadded) elements under each window:

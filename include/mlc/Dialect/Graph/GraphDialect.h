@@ -11,12 +11,30 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "Graph/GraphDialect.h.inc"
+
+namespace mlc::graph::traits {
+/// Marks ops computed element by element with numpy broadcasting (see
+/// Graph_BroadcastingElementwise in GraphOps.td).
+template <typename ConcreteType>
+class BroadcastingElementwise
+    : public mlir::OpTrait::TraitBase<ConcreteType, BroadcastingElementwise> {};
+} // namespace mlc::graph::traits
 #include "Graph/GraphEnums.h.inc"
 
 #define GET_OP_CLASSES
 #include "Graph/GraphOps.h.inc"
 
 namespace mlc::graph {
+
+/// True for ops with the BroadcastingElementwise trait.
+inline bool isBroadcastingElementwise(mlir::Operation *op) {
+  return op->hasTrait<traits::BroadcastingElementwise>();
+}
+
+/// Ops that lower to views of their input (no loop nest, no kernel).
+inline bool isView(mlir::Operation *op) {
+  return llvm::isa<ReshapeOp, SliceOp>(op);
+}
 
 /// Numpy broadcast of two static shapes; false if incompatible.
 bool broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
