@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""Exports small PyTorch models to ONNX for the importer's end-to-end tests.
+
+  gen_torch_models.py OUTDIR [names...]
+
+writes, for each model (all of them when no name is given):
+  OUTDIR/<name>.onnx        torch.onnx.export, opset 13, TorchScript exporter
+  OUTDIR/<name>.input.npy   the input (float32, seeded)
+  OUTDIR/<name>.output.npy  PyTorch's output for it (float32, eval mode)
+
+Weights are random but seeded (torch.manual_seed(0) before building each
+model), so the files are the same on every run of the same torch version.
+After exporting, the model is run again to check that exporting did not
+change its output, and onnx.checker accepts the exported model.
+"""
+
+import argparse
+import io
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+OPSET = 13
+
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+def randomize_batch_norms(model, generator):
+    """Non-trivial BatchNorm statistics and affine parameters, so folding BN
+    into the convolution is really tested (fresh BNs are the identity)."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)):
+                c = m.num_features
+                m.running_mean.copy_(torch.randn(c, generator=generator) * 0.1)
+                m.running_var.copy_(
+                    torch.rand(c, generator=generator) * 0.5 + 0.75)
+                m.weight.copy_(torch.rand(c, generator=generator) * 0.5 + 0.75)
+                m.bias.copy_(torch.randn(c, generator=generator) * 0.1)
+
+
+def make_resnet18():
+    import torchvision
+    try:
+        model = torchvision.models.resnet18(weights=None)
+    except TypeError:  # torchvision < 0.13
+        model = torchvision.models.resnet18(pretrained=False)
+    randomize_batch_norms(model, torch.Generator().manual_seed(1))
+    return model, (1, 3, 224, 224)
+
+
+class TransformerBlock(nn.Module):
+    """Pre-LN encoder block: x + MHA(LN(x)); x + MLP(LN(x)), with a fused qkv
+    projection split into q, k, v, explicit head reshapes and an Erf GELU."""
+
+    def __init__(self, d=64, heads=4, hidden=128):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, hidden)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h, hd = self.heads, d // self.heads
+        q, k, v = torch.split(self.qkv(self.ln1(x)), d, dim=-1)
+        q = q.reshape(b, s, h, hd).transpose(1, 2)
+        k = k.reshape(b, s, h, hd).transpose(1, 2)
+        v = v.reshape(b, s, h, hd).transpose(1, 2)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / (hd ** 0.5)
+        attn = torch.matmul(F.softmax(scores, dim=-1), v)
+        attn = attn.transpose(1, 2).reshape(b, s, d)
+        x = x + self.proj(attn)
+        return x + self.fc2(self.act(self.fc1(self.ln2(x))))
+
+
+def make_transformer_block():
+    return TransformerBlock(), (2, 16, 64)
+
+
+class SmallCNN(nn.Module):
+    """Conv-BN-ReLU x2, MaxPool, two branches joined by Concat, ReLU6 (Clip),
+    global average pool, Flatten, Dropout, Linear (Gemm transB=1)."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.pool = nn.MaxPool2d(2)
+        self.branch_a = nn.Conv2d(16, 8, 1)
+        self.branch_b = nn.Conv2d(16, 8, 3, padding=1)
+        self.relu6 = nn.ReLU6()
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.flatten = nn.Flatten()
+        self.dropout = nn.Dropout(0.5)
+        self.fc = nn.Linear(16, classes)
+
+    def forward(self, x):
+        x = F.relu(self.bn1(self.conv1(x)))
+        x = F.relu(self.bn2(self.conv2(x)))
+        x = self.pool(x)
+        x = torch.cat([self.branch_a(x), self.branch_b(x)], dim=1)
+        x = self.relu6(x)
+        x = self.flatten(self.gap(x))
+        return self.fc(self.dropout(x))
+
+
+def make_small_cnn():
+    model = SmallCNN()
+    randomize_batch_norms(model, torch.Generator().manual_seed(2))
+    return model, (2, 3, 32, 32)
+
+
+class MLPShapeChain(nn.Module):
+    """An MLP whose flatten is x.view(x.size(0), -1): the export holds a
+    Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4 * 6 * 6, 32)
+        self.fc2 = nn.Linear(32, 5)
+
+    def forward(self, x):
+        x = x.view(x.size(0), -1)
+        return self.fc2(torch.tanh(self.fc1(x)))
+
+
+def make_mlp_shape_chain():
+    return MLPShapeChain(), (3, 4, 6, 6)
+
+
+MODELS = {
+    "resnet18": make_resnet18,
+    "transformer_block": make_transformer_block,
+    "small_cnn": make_small_cnn,
+    "mlp_shape_chain": make_mlp_shape_chain,
+}
+
+# Op types each export must contain: what the model is there to test.
+REQUIRED_OPS = {
+    "resnet18": {"Conv", "BatchNormalization", "Relu", "MaxPool", "Add", "GlobalAveragePool",
+                 "Flatten", "Gemm"},
+    "transformer_block": {"ReduceMean", "Sub", "Pow", "Sqrt", "Div", "Split",
+                          "Reshape", "Transpose", "MatMul", "Softmax", "Erf"},
+    "small_cnn": {"Conv", "BatchNormalization", "Relu", "MaxPool", "Concat", "Clip",
+                  "GlobalAveragePool", "Flatten", "Gemm"},
+    "mlp_shape_chain": {"Shape", "Gather", "Unsqueeze", "Concat", "Reshape"},
+}
+
+
+# ---------------------------------------------------------------------------
+# Export
+# ---------------------------------------------------------------------------
+
+def export(model, x, fold, dynamic_batch=False):
+    """TrainingMode.PRESERVE on an eval-mode model: exported for inference,
+    but without the exporter's own Conv+BatchNormalization fusion (EVAL
+    does it), so BatchNormalization nodes reach the importer."""
+    buf = io.BytesIO()
+    dynamic_axes = {"x": {0: "N"}, "y": {0: "N"}} if dynamic_batch else None
+    torch.onnx.export(model, (x,), buf, opset_version=OPSET,
+                      do_constant_folding=fold, input_names=["x"],
+                      output_names=["y"], dynamic_axes=dynamic_axes,
+                      training=torch.onnx.TrainingMode.PRESERVE)
+    return onnx.load_from_string(buf.getvalue())
+
+
+def pin_batch(proto, batch):
+    """Makes a dynamic-batch export static again: dim 0 of the graph's
+    inputs and outputs becomes `batch`; intermediate shapes are dropped
+    (the importer infers them). The Shape chain stays in the graph."""
+    for v in list(proto.graph.input) + list(proto.graph.output):
+        dim = v.type.tensor_type.shape.dim[0]
+        dim.Clear()
+        dim.dim_value = batch
+    del proto.graph.value_info[:]
+    return proto
+
+
+def op_types(model):
+    return {n.op_type for n in model.graph.node}
+
+
+def generate(name, outdir):
+    torch.manual_seed(0)
+    model, shape = MODELS[name]()
+    model.eval()
+    x = torch.from_numpy(
+        np.random.default_rng(0).standard_normal(shape).astype(np.float32))
+    with torch.no_grad():
+        expected = model(x).numpy().astype(np.float32)
+
+    proto = export(model, x, fold=True)
+    if not REQUIRED_OPS[name] <= op_types(proto):
+        # Constant folding may turn the shape chain into a constant; export
+        # that model unfolded.
+        proto = export(model, x, fold=False)
+    if not REQUIRED_OPS[name] <= op_types(proto):
+        # With a static input shape, torch's ONNX shape inference still
+        # turns x.size(0) into a constant: trace with a dynamic batch (which
+        # keeps Shape -> Gather) and pin the batch size afterwards.
+        proto = pin_batch(export(model, x, fold=True, dynamic_batch=True),
+                          shape[0])
+    missing = REQUIRED_OPS[name] - op_types(proto)
+    if missing:
+        sys.exit("gen_torch_models.py: %s: export lacks %s (has %s)" %
+                 (name, sorted(missing), sorted(op_types(proto))))
+    onnx.checker.check_model(proto, full_check=True)
+
+    # Exporting traces the model; it must not have changed it.
+    with torch.no_grad():
+        again = model(x).numpy()
+    if not np.array_equal(expected, again):
+        sys.exit("gen_torch_models.py: %s: output changed by exporting" % name)
+    if not np.isfinite(expected).all():
+        sys.exit("gen_torch_models.py: %s: non-finite reference output" % name)
+
+    base = os.path.join(outdir, name)
+    onnx.save(proto, base + ".onnx")
+    np.save(base + ".input.npy", x.numpy())
+    np.save(base + ".output.npy", expected)
+    print("%s: %s -> %s, %d nodes, opset %d" %
+          (name, list(shape), list(expected.shape), len(proto.graph.node),
+           OPSET))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("names", nargs="*", metavar="name",
+                    help="models to generate (default: all of %s)" %
+                    ", ".join(MODELS))
+    args = ap.parse_args()
+    unknown = [n for n in args.names if n not in MODELS]
+    if unknown:
+        ap.error("unknown model(s) %s; choose from %s" %
+                 (", ".join(unknown), ", ".join(MODELS)))
+    os.makedirs(args.outdir, exist_ok=True)
+    torch.set_num_threads(1)
+    for name in args.names or list(MODELS):
+        generate(name, args.outdir)
+
+
+if __name__ == "__main__":
+    main()
