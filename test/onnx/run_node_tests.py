@@ -50,8 +50,12 @@ TOLERANCES = {}
 STATUSES = ("pass", "unsupported", "wrong", "crash")
 
 BIND_RE = re.compile(r"--bind[ =]['\"]?([^\s'\"=]+)['\"]?=FILE")
-OP_RE = re.compile(r"unsupported ONNX operator '([^']*)' \(opset (\d+)\)")
-DTYPE_RE = re.compile(r"unsupported\b[^\n]*?\bdtype\b(?:\s+'?([\w.:]+)'?)?")
+# "unsupported ONNX operator 'X' (opset N) at node 'n'", and the partial
+# support form "unsupported <what> in ONNX operator 'X' (opset N) ...".
+OP_RE = re.compile(r"unsupported (?:(.*?) in )?ONNX operator '([^']*)' "
+                   r"\(opset (\d+)\)")
+DTYPE_RE = re.compile(r"unsupported\b.*?\b(?:dtype|element type)\b"
+                      r"(?:\s+'?([\w.:]+)'?)?")
 
 
 class Result:
@@ -243,15 +247,21 @@ def abnormal(proc, tool, timeout):
 def unsupported_reason(line):
     m = OP_RE.search(line)
     if m:
-        return m.group(1)
+        if m.group(1):  # the op is known, something about this node is not
+            return "%s: %s" % (m.group(2), normalize(m.group(1)))
+        return m.group(2)
     m = DTYPE_RE.search(line)
     if m:
         return "dtype " + m.group(1) if m.group(1) else "dtype"
     # Group similar messages: drop the 'file: ' prefix, quoted names, numbers.
     msg = line.split("error:", 1)[1].strip() if "error:" in line else line
+    return normalize(msg)[:80] or "(no message)"
+
+
+def normalize(msg):
+    """Groups similar messages: quoted names -> '_', numbers -> N."""
     msg = re.sub(r"'[^']*'", "'_'", msg)
-    msg = re.sub(r"\d+", "N", msg)
-    return msg[:80] or "(no message)"
+    return re.sub(r"\d+", "N", msg).strip()
 
 
 # ---------------------------------------------------------------------------
