@@ -7,12 +7,14 @@ packages=(
   cmake ninja-build g++ ccache file
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   nlohmann-json3-dev catch2
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3 python3-numpy
 )
 # PyTorch is only needed to regenerate the bundled models' references
-# (models/gen_models.py): `scripts/install-deps.sh --dev`.
+# (models/gen_models.py), and with torchvision and onnx for the ONNX tests
+# (test/onnx: exported models, malformed corpus): `scripts/install-deps.sh --dev`.
 if [[ "${1:-}" == "--dev" ]]; then
-  packages+=(python3-torch python3-sklearn)
+  packages+=(python3-torch python3-sklearn python3-onnx python3-torchvision)
 fi
 
 missing=()
