@@ -9,6 +9,7 @@
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/ImportONNX.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
@@ -41,10 +42,24 @@ namespace {
 
 enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.json|.mlir>"),
-                               cl::Required);
-cl::opt<std::string> outputFile("o", cl::desc("Output file"),
-                                cl::value_desc("file"), cl::Required);
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<model.json|model.onnx|.mlir>"));
+cl::opt<std::string> outputFile("o", cl::desc("Output file (required)"),
+                                cl::value_desc("file"));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("ONNX: static shape for a graph input with dynamic dimensions, "
+             "e.g. --input-shape data=1x3x224x224 (repeatable)"),
+    cl::value_desc("NAME=DIMS"));
+cl::list<std::string> bindings(
+    "bind",
+    cl::desc("ONNX: freeze a graph input to the tensor in FILE (a .pb "
+             "TensorProto) at compile time; needed for inputs that "
+             "determine shapes (repeatable)"),
+    cl::value_desc("NAME=FILE"));
+cl::opt<bool> listONNXOps(
+    "list-onnx-ops",
+    cl::desc("Print the supported ONNX operators (markdown) and exit"));
 cl::opt<Emit> emitKind(
     "emit", cl::desc("What to write (default: from the output's suffix)"),
     cl::init(Emit::Auto),
@@ -194,6 +209,14 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mlc-compile: compile a model to a shared "
                               "library (or MLIR, LLVM IR, assembly, object)\n");
+  if (listONNXOps) {
+    mlc::frontend::printSupportedONNXOps(llvm::outs());
+    return 0;
+  }
+  if (inputFile.empty())
+    return fail("no input file (run 'mlc-compile --help' for usage)");
+  if (outputFile.empty())
+    return fail("no output file: pass -o FILE");
   if (optLevel > 3)
     return fail("-O" + Twine(optLevel) + " is not a valid level (0-3)");
   if (graphOptLevel > 3)
@@ -211,7 +234,26 @@ int main(int argc, char **argv) {
 
   // 1. Import.
   OwningOpRef<ModuleOp> module;
-  if (sys::path::extension(inputFile) == ".mlir") {
+  if (sys::path::extension(inputFile) == ".onnx") {
+    mlc::frontend::ONNXImportOptions options;
+    for (StringRef spec : inputShapes) {
+      auto [name, dims] = spec.split('=');
+      std::vector<int64_t> shape;
+      if (name.empty() || !spec.contains('=') ||
+          !mlc::frontend::parseShapeSpec(dims, shape))
+        return fail("--input-shape expects NAME=DxDx..., got '" + spec + "'");
+      options.inputShapes[name.str()] = shape;
+    }
+    for (StringRef spec : bindings) {
+      auto [name, file] = spec.split('=');
+      if (name.empty() || file.empty())
+        return fail("--bind expects NAME=FILE, got '" + spec + "'");
+      options.bindings[name.str()] = file.str();
+    }
+    module = mlc::frontend::importONNX(&context, inputFile, options);
+  } else if (!inputShapes.empty() || !bindings.empty()) {
+    return fail("--input-shape and --bind apply to .onnx inputs only");
+  } else if (sys::path::extension(inputFile) == ".mlir") {
     std::string openError;
     auto file = mlir::openInputFile(inputFile, &openError);
     if (!file)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "mlc/Frontend/ONNXModel.h"
 #include "mlc/runtime.h"
 
 #include <algorithm>
@@ -34,7 +35,8 @@ const char kUsage[] =
 Runs a model compiled by mlc-compile.
 
 inputs:
-  -i, --input [NAME=]FILE.npy   input from a .npy file, by name or (without
+  -i, --input [NAME=]FILE.npy   input from a .npy file (or an ONNX TensorProto
+                                .pb file), by name or (without
                                 NAME=) positionally in declaration order;
                                 repeatable. Inputs not given get random values
                                 (floats uniform in [-1,1), integers in [0,10),
@@ -384,11 +386,47 @@ std::vector<std::string> bindFiles(const std::vector<std::string> &args,
 }
 
 /// Reads a .npy file for `slot`, checking dtype and shape.
+/// The runtime dtype of an ONNX tensor type; invalid when there is none.
+mlc_dtype dtypeForONNX(int32_t type) {
+  switch (type) {
+  case onnx::Float: return MLC_F32;
+  case onnx::Double: return MLC_F64;
+  case onnx::Float16: return MLC_F16;
+  case onnx::Int8: return MLC_I8;
+  case onnx::Int16: return MLC_I16;
+  case onnx::Int32: return MLC_I32;
+  case onnx::Int64: return MLC_I64;
+  case onnx::UInt8: return MLC_U8;
+  case onnx::Bool: return MLC_BOOL;
+  default: return MLC_DTYPE_INVALID;
+  }
+}
+
+/// Reads an ONNX TensorProto file (ONNX test data) as an array.
+bool readONNXTensor(const std::string &path, npy::Array &array,
+                    std::string &error) {
+  onnx::Tensor t;
+  if (!onnx::loadTensorFile(path, t, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  array.dtype = dtypeForONNX(t.dataType);
+  if (array.dtype == MLC_DTYPE_INVALID) {
+    error = path + ": unsupported tensor type " + onnx::dataTypeName(t.dataType);
+    return false;
+  }
+  array.shape = t.dims;
+  array.data.assign(t.data.begin(), t.data.end());
+  return true;
+}
+
 npy::Array readFor(const Slot &slot, const std::string &path,
                    const char *kind) {
   npy::Array array;
   std::string error;
-  if (!npy::readFile(path, array, error))
+  bool isPB = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
+  if (!(isPB ? readONNXTensor(path, array, error)
+             : npy::readFile(path, array, error)))
     fatal(error);
   if (array.dtype != slot.dtype || array.shape != slot.shape)
     fatal(std::string(kind) + " '" + slot.name + "' is " +

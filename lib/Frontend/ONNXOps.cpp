@@ -1,0 +1,2243 @@
+//===- ONNXOps.cpp - ONNX operator converters -----------------------------===//
+//
+// One converter per ONNX operator (per opset range where the operator's form
+// changed), mapping it onto graph ops. Operators whose meaning is a
+// composition (Gemm, Clip, HardSigmoid, Softplus, the reductions L1/L2/...,
+// Trilu, OneHot, the losses, Resize as interpolation matrices) are
+// decomposed here; the table at the end is also the source of
+// docs/supported-ops.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXImporter.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+
+namespace mlc::frontend {
+namespace {
+
+using N = NodeContext;
+
+#define MLC_TRY(var, expr)                                                     \
+  auto var##OrFail = (expr);                                                   \
+  if (failed(var##OrFail))                                                     \
+    return failure();                                                          \
+  auto var = std::move(*var##OrFail)
+
+int64_t product(ArrayRef<int64_t> v) {
+  return std::accumulate(v.begin(), v.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+SmallVector<int64_t> iota(int64_t n, int64_t start = 0) {
+  SmallVector<int64_t> v(n);
+  std::iota(v.begin(), v.end(), start);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> unary(N &n, StringRef op, Value x) { return n.emit(op, {x}); }
+FailureOr<Value> binary(N &n, StringRef op, Value a, Value b) {
+  return n.emit(op, {a, b});
+}
+FailureOr<Value> reshape(N &n, Value x, ArrayRef<int64_t> shape) {
+  if (N::shapeOf(x) == shape)
+    return x;
+  return n.emit("reshape", {x}, {n.arrayAttr("shape", shape)});
+}
+FailureOr<Value> transpose(N &n, Value x, ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, iota(perm.size())))
+    return x;
+  return n.emit("transpose", {x}, {n.arrayAttr("perm", perm)});
+}
+FailureOr<Value> castTo(N &n, Value x, Type to) {
+  if (N::elementTypeOf(x) == to)
+    return x;
+  return n.emit("cast", {x}, {n.attr("to", TypeAttr::get(to))});
+}
+FailureOr<Value> compare(N &n, StringRef pred, Value a, Value b) {
+  auto p = graph::symbolizeComparePredicate(pred);
+  return n.emit("compare", {a, b},
+                {n.attr("predicate", graph::ComparePredicateAttr::get(
+                                         n.ctx, *p))});
+}
+FailureOr<Value> select(N &n, Value c, Value a, Value b) {
+  return n.emit("select", {c, a, b});
+}
+FailureOr<Value> reduce(N &n, StringRef op, Value x, ArrayRef<int64_t> axes,
+                        bool keepdims) {
+  return n.emit(op, {x},
+                {n.arrayAttr("axes", axes), n.boolAttr("keepdims", keepdims)});
+}
+FailureOr<Value> concat(N &n, ValueRange xs, int64_t axis) {
+  if (xs.size() == 1)
+    return Value(xs[0]);
+  return n.emit("concat", xs, {n.i64Attr("axis", axis)});
+}
+/// Elements [start, end) with `step` along `axis`, everything elsewhere.
+FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
+                           int64_t end, int64_t step = 1) {
+  ArrayRef<int64_t> shape = N::shapeOf(x);
+  if (start == 0 && end == shape[axis] && step == 1)
+    return x;
+  SmallVector<int64_t> s(shape.size(), 0), e(shape), st(shape.size(), 1);
+  s[axis] = start;
+  e[axis] = end;
+  st[axis] = step;
+  return n.emit("slice", {x},
+                {n.arrayAttr("starts", s), n.arrayAttr("ends", e),
+                 n.arrayAttr("steps", st)});
+}
+/// x[..., indices, ...] along `axis` with constant indices.
+FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
+                          ArrayRef<int64_t> indices) {
+  if (llvm::equal(indices, iota(N::shapeOf(x)[axis])))
+    return x;
+  Value idx = n.i64Constant(indices, {int64_t(indices.size())});
+  return n.emit("gather", {x, idx}, {n.i64Attr("axis", axis)});
+}
+FailureOr<Value> padConstant(N &n, Value x, ArrayRef<int64_t> pads,
+                             double value) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return x;
+  return n.emit("pad", {x},
+                {n.arrayAttr("pads", pads),
+                 n.attr("value", n.b.getF64FloatAttr(value))});
+}
+/// Multiplies by a scalar unless it is 1.
+FailureOr<Value> scale(N &n, Value x, double s) {
+  if (s == 1.0)
+    return x;
+  return binary(n, "mul", x, n.scalarLike(x, s));
+}
+FailureOr<Value> addScalar(N &n, Value x, double s) {
+  if (s == 0.0)
+    return x;
+  return binary(n, "add", x, n.scalarLike(x, s));
+}
+
+/// Normalized, sorted, unique axes.
+FailureOr<SmallVector<int64_t>> normalizeAxes(N &n, ArrayRef<int64_t> axes,
+                                              int64_t rank) {
+  SmallVector<int64_t> out;
+  for (int64_t a : axes) {
+    MLC_TRY(v, n.normalizeAxis(a, rank, "axis"));
+    if (llvm::is_contained(out, v)) {
+      n.error() << "axis " << a << " is repeated";
+      return failure();
+    }
+    out.push_back(v);
+  }
+  llvm::sort(out);
+  return out;
+}
+
+/// Left-folds a variadic elementwise operator (Sum, Max, ...).
+FailureOr<Value> foldInputs(N &n, StringRef op) {
+  Value acc = n.input(0);
+  if (!acc)
+    return n.unsupported("missing inputs"), failure();
+  for (unsigned i = 1; i < n.numInputs(); ++i) {
+    MLC_TRY(next, binary(n, op, acc, n.input(i)));
+    acc = next;
+  }
+  return acc;
+}
+
+LogicalResult out(N &n, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  n.setOutput(0, *v);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <const char *Op> LogicalResult convertUnary(N &n) {
+  return out(n, unary(n, Op, n.input(0)));
+}
+template <const char *Op> LogicalResult convertBinary(N &n) {
+  return out(n, binary(n, Op, n.input(0), n.input(1)));
+}
+template <const char *Op> LogicalResult convertVariadic(N &n) {
+  return out(n, foldInputs(n, Op));
+}
+
+#define MLC_OP_NAME(var, text) constexpr char var[] = text
+MLC_OP_NAME(kAdd, "add");
+MLC_OP_NAME(kSub, "sub");
+MLC_OP_NAME(kMul, "mul");
+MLC_OP_NAME(kDiv, "div");
+MLC_OP_NAME(kMaxOp, "max");
+MLC_OP_NAME(kMinOp, "min");
+MLC_OP_NAME(kNeg, "neg");
+MLC_OP_NAME(kAbs, "abs");
+MLC_OP_NAME(kRelu, "relu");
+MLC_OP_NAME(kExp, "exp");
+MLC_OP_NAME(kLog, "log");
+MLC_OP_NAME(kSqrt, "sqrt");
+MLC_OP_NAME(kTanh, "tanh");
+MLC_OP_NAME(kSigmoid, "sigmoid");
+MLC_OP_NAME(kErf, "erf");
+MLC_OP_NAME(kSin, "sin");
+MLC_OP_NAME(kCos, "cos");
+MLC_OP_NAME(kTan, "tan");
+MLC_OP_NAME(kAsin, "asin");
+MLC_OP_NAME(kAcos, "acos");
+MLC_OP_NAME(kAtan, "atan");
+MLC_OP_NAME(kSinh, "sinh");
+MLC_OP_NAME(kCosh, "cosh");
+MLC_OP_NAME(kAsinh, "asinh");
+MLC_OP_NAME(kAcosh, "acosh");
+MLC_OP_NAME(kAtanh, "atanh");
+MLC_OP_NAME(kFloor, "floor");
+MLC_OP_NAME(kCeil, "ceil");
+MLC_OP_NAME(kRound, "round");
+MLC_OP_NAME(kSign, "sign");
+MLC_OP_NAME(kAnd, "and");
+MLC_OP_NAME(kOr, "or");
+MLC_OP_NAME(kXor, "xor");
+MLC_OP_NAME(kNot, "not");
+
+LogicalResult convertPow(N &n) {
+  Value x = n.input(0), y = n.input(1);
+  Type xt = N::elementTypeOf(x), yt = N::elementTypeOf(y);
+  if (isa<FloatType>(xt)) {
+    MLC_TRY(yc, castTo(n, y, xt));
+    return out(n, binary(n, "pow", x, yc));
+  }
+  if (isa<FloatType>(yt)) {
+    // int ** float: numpy computes in floating point; the result takes x's
+    // type (truncating), as the ONNX reference does.
+    MLC_TRY(xf, castTo(n, x, yt));
+    MLC_TRY(p, binary(n, "pow", xf, y));
+    return out(n, castTo(n, p, xt));
+  }
+  MLC_TRY(yc, castTo(n, y, xt));
+  return out(n, binary(n, "pow", x, yc));
+}
+
+LogicalResult convertMean(N &n) {
+  MLC_TRY(sum, foldInputs(n, "add"));
+  return out(n, binary(n, "div", sum,
+                       n.scalarLike(sum, double(n.numInputs()))));
+}
+
+LogicalResult convertReciprocal(N &n) {
+  Value x = n.input(0);
+  return out(n, binary(n, "div", n.scalarLike(x, 1.0), x));
+}
+
+LogicalResult convertMod(N &n) {
+  MLC_TRY(fmod, n.getInt("fmod", 0));
+  return out(n, n.emit("mod", {n.input(0), n.input(1)},
+                       {n.boolAttr("fmod", fmod != 0)}));
+}
+
+/// Comparison; bools compare as i32 (graph.compare is numeric).
+FailureOr<Value> compareInputs(N &n, StringRef pred) {
+  Value a = n.input(0), b = n.input(1);
+  if (N::elementTypeOf(a).isInteger(1)) {
+    MLC_TRY(ai, castTo(n, a, n.b.getI32Type()));
+    MLC_TRY(bi, castTo(n, b, n.b.getI32Type()));
+    return compare(n, pred, ai, bi);
+  }
+  return compare(n, pred, a, b);
+}
+LogicalResult convertEqual(N &n) { return out(n, compareInputs(n, "eq")); }
+LogicalResult convertLess(N &n) { return out(n, compareInputs(n, "lt")); }
+LogicalResult convertLessOrEqual(N &n) {
+  return out(n, compareInputs(n, "le"));
+}
+LogicalResult convertGreater(N &n) { return out(n, compareInputs(n, "gt")); }
+LogicalResult convertGreaterOrEqual(N &n) {
+  return out(n, compareInputs(n, "ge"));
+}
+
+LogicalResult convertIsNaN(N &n) {
+  Value x = n.input(0);
+  return out(n, compare(n, "ne", x, x));
+}
+
+LogicalResult convertIsInf(N &n) {
+  MLC_TRY(neg, n.getInt("detect_negative", 1));
+  MLC_TRY(pos, n.getInt("detect_positive", 1));
+  Value x = n.input(0);
+  if (neg && pos) {
+    MLC_TRY(a, unary(n, "abs", x));
+    return out(n, compare(n, "eq", a, n.scalarLike(x, INFINITY)));
+  }
+  if (pos)
+    return out(n, compare(n, "eq", x, n.scalarLike(x, INFINITY)));
+  if (neg)
+    return out(n, compare(n, "eq", x, n.scalarLike(x, -INFINITY)));
+  // Neither: all false (x < x is false for every x, NaN included).
+  return out(n, compare(n, "lt", x, x));
+}
+
+LogicalResult convertWhere(N &n) {
+  return out(n, select(n, n.input(0), n.input(1), n.input(2)));
+}
+
+LogicalResult convertClip(N &n) {
+  Value x = n.input(0), lo, hi;
+  if (n.opset < 11) {
+    MLC_TRY(mn, n.getFloat("min", -INFINITY));
+    MLC_TRY(mx, n.getFloat("max", INFINITY));
+    if (!std::isinf(mn))
+      lo = n.scalarLike(x, mn);
+    if (!std::isinf(mx))
+      hi = n.scalarLike(x, mx);
+  } else {
+    lo = n.input(1);
+    hi = n.input(2);
+  }
+  Value r = x;
+  if (lo) {
+    MLC_TRY(v, binary(n, "max", r, lo));
+    r = v;
+  }
+  if (hi) {
+    MLC_TRY(v, binary(n, "min", r, hi));
+    r = v;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+/// select(x < 0, f(x), x) style activations.
+LogicalResult convertLeakyRelu(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 0.01f));
+  Value x = n.input(0);
+  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
+  MLC_TRY(ax, scale(n, x, alpha));
+  return out(n, select(n, neg, ax, x));
+}
+
+LogicalResult convertPRelu(N &n) {
+  Value x = n.input(0), slope = n.input(1);
+  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
+  MLC_TRY(ax, binary(n, "mul", x, slope));
+  return out(n, select(n, neg, ax, x));
+}
+
+LogicalResult convertThresholdedRelu(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
+  Value x = n.input(0);
+  MLC_TRY(gt, compare(n, "gt", x, n.scalarLike(x, alpha)));
+  return out(n, select(n, gt, x, n.scalarLike(x, 0)));
+}
+
+/// alpha * (exp(x) - 1) for x < 0 (ELU's negative branch).
+FailureOr<Value> expm1Scaled(N &n, Value x, double alpha) {
+  MLC_TRY(e, unary(n, "exp", x));
+  MLC_TRY(em1, addScalar(n, e, -1.0));
+  return scale(n, em1, alpha);
+}
+
+LogicalResult convertElu(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
+  Value x = n.input(0);
+  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
+  MLC_TRY(e, expm1Scaled(n, x, alpha));
+  return out(n, select(n, neg, e, x));
+}
+
+LogicalResult convertSelu(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.67326319217681884765625f));
+  MLC_TRY(gamma, n.getFloat("gamma", 1.05070102214813232421875f));
+  Value x = n.input(0);
+  MLC_TRY(pos, compare(n, "gt", x, n.scalarLike(x, 0)));
+  MLC_TRY(e, expm1Scaled(n, x, alpha));
+  MLC_TRY(s, select(n, pos, x, e));
+  return out(n, scale(n, s, gamma));
+}
+
+LogicalResult convertCelu(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
+  Value x = n.input(0);
+  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  MLC_TRY(xa, scale(n, x, 1.0 / alpha));
+  MLC_TRY(e, expm1Scaled(n, xa, alpha));
+  MLC_TRY(lo, binary(n, "min", e, n.scalarLike(x, 0)));
+  MLC_TRY(hi, binary(n, "max", x, n.scalarLike(x, 0)));
+  return out(n, binary(n, "add", hi, lo));
+}
+
+FailureOr<Value> hardSigmoid(N &n, Value x, double alpha, double beta) {
+  MLC_TRY(ax, scale(n, x, alpha));
+  MLC_TRY(axb, addScalar(n, ax, beta));
+  MLC_TRY(lo, binary(n, "max", axb, n.scalarLike(x, 0)));
+  return binary(n, "min", lo, n.scalarLike(x, 1));
+}
+
+LogicalResult convertHardSigmoid(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 0.2f));
+  MLC_TRY(beta, n.getFloat("beta", 0.5f));
+  return out(n, hardSigmoid(n, n.input(0), alpha, beta));
+}
+
+LogicalResult convertHardSwish(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(h, hardSigmoid(n, x, 1.0 / 6.0, 0.5));
+  return out(n, binary(n, "mul", x, h));
+}
+
+LogicalResult convertSoftplus(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(e, unary(n, "exp", x));
+  MLC_TRY(e1, addScalar(n, e, 1.0));
+  return out(n, unary(n, "log", e1));
+}
+
+LogicalResult convertSoftsign(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(a, unary(n, "abs", x));
+  MLC_TRY(a1, addScalar(n, a, 1.0));
+  return out(n, binary(n, "div", x, a1));
+}
+
+LogicalResult convertShrink(N &n) {
+  MLC_TRY(bias, n.getFloat("bias", 0.0f));
+  MLC_TRY(lambd, n.getFloat("lambd", 0.5f));
+  Value x = n.input(0);
+  MLC_TRY(lo, compare(n, "lt", x, n.scalarLike(x, -lambd)));
+  MLC_TRY(hi, compare(n, "gt", x, n.scalarLike(x, lambd)));
+  MLC_TRY(xp, addScalar(n, x, bias));
+  MLC_TRY(xm, addScalar(n, x, -bias));
+  MLC_TRY(inner, select(n, hi, xm, n.scalarLike(x, 0)));
+  return out(n, select(n, lo, xp, inner));
+}
+
+LogicalResult convertIdentity(N &n) {
+  n.setOutput(0, n.input(0));
+  return success();
+}
+
+Type onnxElementType(MLIRContext *ctx, int64_t t) {
+  switch (t) {
+  case onnx::Float: return Float32Type::get(ctx);
+  case onnx::Int64: return IntegerType::get(ctx, 64);
+  case onnx::Int32: return IntegerType::get(ctx, 32);
+  case onnx::Bool: return IntegerType::get(ctx, 1);
+  case onnx::Double: return Float64Type::get(ctx);
+  case onnx::Float16: return Float16Type::get(ctx);
+  case onnx::BFloat16: return BFloat16Type::get(ctx);
+  case onnx::Int8: return IntegerType::get(ctx, 8);
+  case onnx::Int16: return IntegerType::get(ctx, 16);
+  default: return {};
+  }
+}
+
+LogicalResult convertCast(N &n) {
+  MLC_TRY(to, n.getInt("to"));
+  Type t = onnxElementType(n.ctx, to);
+  if (!t)
+    return n.unsupported("target dtype " + onnx::dataTypeName(int32_t(to)));
+  return out(n, castTo(n, n.input(0), t));
+}
+
+LogicalResult convertCastLike(N &n) {
+  return out(n, castTo(n, n.input(0), N::elementTypeOf(n.input(1))));
+}
+
+LogicalResult convertDropout(N &n) {
+  // Inference semantics; training with a non-zero ratio is random.
+  bool training = false;
+  double ratio = 0.5;
+  if (n.opset >= 12) {
+    if (n.hasInput(2)) {
+      MLC_TRY(t, n.constantInput(2, "training_mode"));
+      training = t.getBytes()[0] != 0;
+    }
+    if (n.hasInput(1)) {
+      MLC_TRY(r, n.constantFloats(1, "ratio"));
+      ratio = r.empty() ? 0.5 : r[0];
+    }
+  } else {
+    MLC_TRY(isTest, n.getInt("is_test", 0));
+    MLC_TRY(r, n.getFloat("ratio", 0.5f));
+    ratio = r;
+    training = n.opset < 7 && !isTest;
+  }
+  if (training && ratio != 0)
+    return n.unsupported("training mode with ratio " + std::to_string(ratio) +
+                         " (random masks)");
+  Value x = n.input(0);
+  n.setOutput(0, x);
+  if (n.wantsOutput(1)) {
+    auto type = RankedTensorType::get(N::shapeOf(x), n.b.getI1Type());
+    n.setOutput(1, n.constant(type, SmallVector<double>(
+                                        type.getNumElements(), 1.0)));
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertMatMul(N &n) {
+  Value a = n.input(0), b = n.input(1);
+  int64_t ra = N::rankOf(a), rb = N::rankOf(b);
+  if (ra == 0 || rb == 0)
+    return n.unsupported("scalar operands");
+  // numpy: a vector operand gets a unit dimension that is dropped again.
+  SmallVector<int64_t> sa(N::shapeOf(a)), sb(N::shapeOf(b));
+  if (ra == 1)
+    sa.insert(sa.begin(), 1);
+  if (rb == 1)
+    sb.push_back(1);
+  MLC_TRY(a2, reshape(n, a, sa));
+  MLC_TRY(b2, reshape(n, b, sb));
+  MLC_TRY(p, binary(n, "matmul", a2, b2));
+  SmallVector<int64_t> shape(N::shapeOf(p));
+  if (rb == 1)
+    shape.pop_back();
+  if (ra == 1)
+    shape.erase(shape.end() - (rb == 1 ? 1 : 2));
+  return out(n, reshape(n, p, shape));
+}
+
+LogicalResult convertGemm(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
+  MLC_TRY(beta, n.getFloat("beta", 1.0f));
+  MLC_TRY(transA, n.getInt("transA", 0));
+  MLC_TRY(transB, n.getInt("transB", 0));
+  if (n.opset < 7 && n.hasAttr("broadcast"))
+    return n.unsupported("attribute 'broadcast'");
+  Value a = n.input(0), b = n.input(1);
+  if (N::rankOf(a) != 2 || N::rankOf(b) != 2)
+    return n.error() << "A and B must be matrices", failure();
+  if (transA) {
+    MLC_TRY(t, transpose(n, a, {1, 0}));
+    a = t;
+  }
+  if (transB) {
+    MLC_TRY(t, transpose(n, b, {1, 0}));
+    b = t;
+  }
+  MLC_TRY(ab, binary(n, "matmul", a, b));
+  MLC_TRY(y, scale(n, ab, alpha));
+  if (!n.hasInput(2) || beta == 0.0f)
+    return out(n, y);
+  MLC_TRY(c, scale(n, n.input(2), beta));
+  return out(n, binary(n, "add", y, c));
+}
+
+/// Explicit begin/end pads for one spatial axis under ONNX auto_pad.
+struct AxisPads {
+  int64_t begin, end;
+};
+
+FailureOr<SmallVector<AxisPads>>
+spatialPads(N &n, ArrayRef<int64_t> in, ArrayRef<int64_t> kernel,
+            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  size_t d = in.size();
+  MLC_TRY(autoPad, n.getString("auto_pad", std::string("NOTSET")));
+  MLC_TRY(pads, n.getInts("pads", SmallVector<int64_t>(2 * d, 0)));
+  if (pads.size() != 2 * d)
+    return n.error() << "pads has " << pads.size() << " entries, expected "
+                     << 2 * d,
+           failure();
+  SmallVector<AxisPads> out;
+  for (size_t i = 0; i < d; ++i) {
+    if (autoPad == "NOTSET") {
+      out.push_back({pads[i], pads[i + d]});
+      if (pads[i] < 0 || pads[i + d] < 0)
+        return n.unsupported("negative pads"), failure();
+    } else if (autoPad == "VALID") {
+      out.push_back({0, 0});
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t outSize = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(
+          0, (outSize - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 -
+                 in[i]);
+      int64_t small = total / 2, big = total - small;
+      out.push_back(autoPad == "SAME_UPPER" ? AxisPads{small, big}
+                                            : AxisPads{big, small});
+    } else {
+      return n.unsupported("auto_pad '" + autoPad + "'"), failure();
+    }
+  }
+  return out;
+}
+
+/// Reads kernel_shape (or the filter's), strides and dilations for `d`
+/// spatial dims.
+struct WindowAttrs {
+  SmallVector<int64_t> kernel, strides, dilations;
+};
+FailureOr<WindowAttrs> windowAttrs(N &n, size_t d,
+                                   std::optional<SmallVector<int64_t>> kernel) {
+  WindowAttrs w;
+  MLC_TRY(k, n.getInts("kernel_shape", kernel));
+  MLC_TRY(s, n.getInts("strides", SmallVector<int64_t>(d, 1)));
+  MLC_TRY(dl, n.getInts("dilations", SmallVector<int64_t>(d, 1)));
+  if (k.size() != d || s.size() != d || dl.size() != d)
+    return n.error() << "kernel_shape, strides and dilations must have "
+                     << d << " entries",
+           failure();
+  for (size_t i = 0; i < d; ++i)
+    if (k[i] <= 0 || s[i] <= 0 || dl[i] <= 0)
+      return n.error() << "kernel_shape, strides and dilations must be "
+                          "positive",
+             failure();
+  w.kernel = k;
+  w.strides = s;
+  w.dilations = dl;
+  return w;
+}
+
+/// Lifts a 1-D NC[W] window op to 2-D NC1W; returns the new input.
+FailureOr<Value> liftTo2D(N &n, Value x) {
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  return reshape(n, x, {s[0], s[1], 1, s[2]});
+}
+
+LogicalResult convertConv(N &n) {
+  Value x = n.input(0), w = n.input(1), bias = n.input(2);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D convolution");
+  if (N::rankOf(w) != rank)
+    return n.error() << "filter rank " << N::rankOf(w)
+                     << " does not match input rank " << rank,
+           failure();
+  size_t d = rank - 2;
+  SmallVector<int64_t> wk(N::shapeOf(w).drop_front(2));
+  MLC_TRY(win, windowAttrs(n, d, wk));
+  if (win.kernel != wk)
+    return n.error() << "kernel_shape does not match the filter", failure();
+  MLC_TRY(group, n.getInt("group", 1));
+  MLC_TRY(pads, spatialPads(n, N::shapeOf(x).drop_front(2), win.kernel,
+                            win.strides, win.dilations));
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, x));
+    MLC_TRY(w2, liftTo2D(n, w));
+    x = x2;
+    w = w2;
+    win.strides.insert(win.strides.begin(), 1);
+    win.dilations.insert(win.dilations.begin(), 1);
+    pads.insert(pads.begin(), {0, 0});
+  }
+  SmallVector<Value> operands = {x, w};
+  if (bias)
+    operands.push_back(bias);
+  MLC_TRY(y, n.emit("conv2d", operands,
+                    {n.arrayAttr("strides", win.strides),
+                     n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
+                                          pads[0].end, pads[1].end}),
+                     n.arrayAttr("dilations", win.dilations),
+                     n.i64Attr("groups", group)}));
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+
+/// Inserts stride-1 zeros between elements along `axis` (length L ->
+/// (L-1)*s+1): the input side of a transposed convolution.
+FailureOr<Value> dilateAxis(N &n, Value x, int64_t axis, int64_t s) {
+  if (s == 1)
+    return x;
+  SmallVector<int64_t> shape(N::shapeOf(x));
+  int64_t len = shape[axis];
+  SmallVector<int64_t> expanded(shape);
+  expanded.insert(expanded.begin() + axis + 1, 1);
+  MLC_TRY(xe, reshape(n, x, expanded));
+  SmallVector<int64_t> zshape(expanded);
+  zshape[axis + 1] = s - 1;
+  auto ztype = RankedTensorType::get(zshape, N::elementTypeOf(x));
+  Value zeros = n.constant(ztype, SmallVector<double>(product(zshape), 0.0));
+  MLC_TRY(cat, concat(n, {xe, zeros}, axis + 1));
+  SmallVector<int64_t> merged(shape);
+  merged[axis] = len * s;
+  MLC_TRY(flat, reshape(n, cat, merged));
+  return sliceAxis(n, flat, axis, 0, (len - 1) * s + 1);
+}
+
+/// Pads (positive) or crops (negative) `axis` at both ends with zeros.
+FailureOr<Value> padOrCrop(N &n, Value x, int64_t axis, int64_t begin,
+                           int64_t end) {
+  int64_t len = N::shapeOf(x)[axis];
+  if (begin < 0 || end < 0) {
+    int64_t b = std::max<int64_t>(0, -begin), e = std::max<int64_t>(0, -end);
+    if (b + e >= len)
+      return n.unsupported("padding that removes the whole input"), failure();
+    MLC_TRY(c, sliceAxis(n, x, axis, b, len - e));
+    x = c;
+  }
+  SmallVector<int64_t> pads(2 * N::rankOf(x), 0);
+  pads[axis] = std::max<int64_t>(0, begin);
+  pads[axis + N::rankOf(x)] = std::max<int64_t>(0, end);
+  return padConstant(n, x, pads, 0.0);
+}
+
+LogicalResult convertConvTranspose(N &n) {
+  Value x = n.input(0), w = n.input(1), bias = n.input(2);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D transposed convolution");
+  size_t d = rank - 2;
+  SmallVector<int64_t> wk(N::shapeOf(w).drop_front(2));
+  MLC_TRY(win, windowAttrs(n, d, wk));
+  MLC_TRY(group, n.getInt("group", 1));
+  MLC_TRY(outPad, n.getInts("output_padding", SmallVector<int64_t>(d, 0)));
+  MLC_TRY(autoPad, n.getString("auto_pad", std::string("NOTSET")));
+  MLC_TRY(pads, n.getInts("pads", SmallVector<int64_t>(2 * d, 0)));
+  if (outPad.size() != d || pads.size() != 2 * d)
+    return n.error() << "output_padding/pads have the wrong length",
+           failure();
+  ArrayRef<int64_t> in = N::shapeOf(x).drop_front(2);
+  SmallVector<int64_t> keff(d);
+  for (size_t i = 0; i < d; ++i)
+    keff[i] = (win.kernel[i] - 1) * win.dilations[i] + 1;
+  SmallVector<AxisPads> p(d);
+  std::optional<SmallVector<int64_t>> outShape;
+  if (n.hasAttr("output_shape")) {
+    MLC_TRY(os, n.getInts("output_shape"));
+    if (os.size() == size_t(rank))
+      os.erase(os.begin(), os.begin() + 2);
+    if (os.size() != d)
+      return n.error() << "output_shape must have " << d << " entries",
+             failure();
+    outShape = os;
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    outShape = SmallVector<int64_t>();
+    for (size_t i = 0; i < d; ++i)
+      outShape->push_back(in[i] * win.strides[i]);
+  }
+  for (size_t i = 0; i < d; ++i) {
+    if (outShape) {
+      int64_t total = win.strides[i] * (in[i] - 1) + outPad[i] + keff[i] -
+                      (*outShape)[i];
+      // Floor division, so a negative total extends the end.
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      p[i] = autoPad == "SAME_UPPER" ? AxisPads{half, total - half}
+                                     : AxisPads{total - half, half};
+    } else if (autoPad == "NOTSET" || autoPad == "VALID") {
+      p[i] = autoPad == "VALID" ? AxisPads{0, 0}
+                                : AxisPads{pads[i], pads[i + d]};
+    } else {
+      return n.unsupported("auto_pad '" + autoPad + "'");
+    }
+  }
+  // Filter [C, M/g, k...] -> [M, C/g, k...], spatially flipped.
+  ArrayRef<int64_t> ws = N::shapeOf(w);
+  int64_t c = ws[0], mg = ws[1];
+  if (c % group)
+    return n.error() << "filter channels " << c << " not divisible by group "
+                     << group,
+           failure();
+  SmallVector<int64_t> grouped = {group, c / group, mg};
+  grouped.append(wk.begin(), wk.end());
+  MLC_TRY(wg, reshape(n, w, grouped));
+  SmallVector<int64_t> perm = {0, 2, 1};
+  for (size_t i = 0; i < d; ++i)
+    perm.push_back(3 + i);
+  MLC_TRY(wt, transpose(n, wg, perm));
+  SmallVector<int64_t> flat = {group * mg, c / group};
+  flat.append(wk.begin(), wk.end());
+  MLC_TRY(wf, reshape(n, wt, flat));
+  Value filter = wf;
+  for (size_t i = 0; i < d; ++i) {
+    SmallVector<int64_t> rev = iota(wk[i]);
+    std::reverse(rev.begin(), rev.end());
+    MLC_TRY(fl, takeAxis(n, filter, 2 + i, rev));
+    filter = fl;
+  }
+  // Input: zeros between elements, then the complementary padding.
+  Value xin = x;
+  for (size_t i = 0; i < d; ++i) {
+    MLC_TRY(dil, dilateAxis(n, xin, 2 + i, win.strides[i]));
+    MLC_TRY(pd, padOrCrop(n, dil, 2 + i, keff[i] - 1 - p[i].begin,
+                          keff[i] - 1 - p[i].end + outPad[i]));
+    xin = pd;
+  }
+  SmallVector<int64_t> ones(2, 1), dil2(win.dilations);
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, xin));
+    MLC_TRY(f2, liftTo2D(n, filter));
+    xin = x2;
+    filter = f2;
+    dil2.insert(dil2.begin(), 1);
+  }
+  SmallVector<Value> operands = {xin, filter};
+  if (bias)
+    operands.push_back(bias);
+  MLC_TRY(y, n.emit("conv2d", operands,
+                    {n.arrayAttr("strides", ones),
+                     n.arrayAttr("pads", {0, 0, 0, 0}),
+                     n.arrayAttr("dilations", dil2),
+                     n.i64Attr("groups", group)}));
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalization
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertPool(N &n, bool isMax) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D pooling");
+  if (n.wantsOutput(1))
+    return n.unsupported("Indices output");
+  size_t d = rank - 2;
+  MLC_TRY(win, windowAttrs(n, d, std::nullopt));
+  MLC_TRY(ceilMode, n.getInt("ceil_mode", 0));
+  MLC_TRY(storage, n.getInt("storage_order", 0));
+  (void)storage; // only affects the Indices output
+  MLC_TRY(cip, n.getInt("count_include_pad", 0));
+  if (!isMax && llvm::any_of(win.dilations, [](int64_t v) { return v != 1; }))
+    return n.unsupported("dilations in average pooling");
+  ArrayRef<int64_t> in = N::shapeOf(x).drop_front(2);
+  MLC_TRY(pads, spatialPads(n, in, win.kernel, win.strides, win.dilations));
+  if (ceilMode) {
+    for (size_t i = 0; i < d; ++i) {
+      int64_t keff = (win.kernel[i] - 1) * win.dilations[i] + 1;
+      int64_t span = in[i] + pads[i].begin + pads[i].end - keff;
+      int64_t outCeil = (span + win.strides[i] - 1) / win.strides[i] + 1;
+      // The last window must start inside the input or the begin padding.
+      if ((outCeil - 1) * win.strides[i] >= in[i] + pads[i].begin)
+        --outCeil;
+      int64_t extra = (outCeil - 1) * win.strides[i] + keff - span - keff;
+      if (extra > 0) {
+        if (!isMax && cip)
+          return n.unsupported("ceil_mode with count_include_pad");
+        pads[i].end += extra;
+      }
+    }
+  }
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, x));
+    x = x2;
+    win.kernel.insert(win.kernel.begin(), 1);
+    win.strides.insert(win.strides.begin(), 1);
+    win.dilations.insert(win.dilations.begin(), 1);
+    pads.insert(pads.begin(), {0, 0});
+  }
+  SmallVector<NamedAttribute> attrs = {
+      n.arrayAttr("kernel", win.kernel), n.arrayAttr("strides", win.strides),
+      n.arrayAttr("pads",
+                  {pads[0].begin, pads[1].begin, pads[0].end, pads[1].end})};
+  if (isMax)
+    attrs.push_back(n.arrayAttr("dilations", win.dilations));
+  else
+    attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
+  MLC_TRY(y, n.emit(isMax ? "maxpool2d" : "avgpool2d", {x}, attrs));
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+LogicalResult convertMaxPool(N &n) { return convertPool(n, true); }
+LogicalResult convertAveragePool(N &n) { return convertPool(n, false); }
+
+LogicalResult convertGlobalPool(N &n, bool isMax) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  if (rank < 3)
+    return n.error() << "input must have spatial dimensions", failure();
+  if (!isMax && rank == 4)
+    return out(n, n.emit("global_avgpool", {x}));
+  return out(n, reduce(n, isMax ? "reduce_max" : "reduce_mean", x,
+                       iota(rank - 2, 2), true));
+}
+LogicalResult convertGlobalAveragePool(N &n) {
+  return convertGlobalPool(n, false);
+}
+LogicalResult convertGlobalMaxPool(N &n) { return convertGlobalPool(n, true); }
+
+/// [C] -> [1, C, 1, ...] for broadcasting against NC... tensors.
+FailureOr<Value> channelVector(N &n, Value v, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[1] = N::shapeOf(v)[0];
+  return reshape(n, v, shape);
+}
+
+LogicalResult convertBatchNorm(N &n) {
+  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
+  MLC_TRY(training, n.getInt("training_mode", 0));
+  MLC_TRY(spatial, n.getInt("spatial", 1));
+  if (training || (n.opset < 14 && n.numOutputs() > 1 &&
+                   llvm::any_of(llvm::seq<unsigned>(1, n.numOutputs()),
+                                [&](unsigned i) { return n.wantsOutput(i); })))
+    return n.unsupported("training mode (batch statistics)");
+  if (!spatial)
+    return n.unsupported("spatial=0");
+  if (n.opset >= 14 && n.numOutputs() > 1)
+    return n.unsupported("running statistics outputs");
+  return out(n, n.emit("batch_norm",
+                       {n.input(0), n.input(1), n.input(2), n.input(3),
+                        n.input(4)},
+                       {n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
+}
+
+/// (x - mean) * rsqrt(var + eps) over `axes`, keepdims statistics.
+struct Normalized {
+  Value y, mean, invStd;
+};
+FailureOr<Normalized> normalize(N &n, Value x, ArrayRef<int64_t> axes,
+                                double eps) {
+  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
+  MLC_TRY(dx, binary(n, "sub", x, mean));
+  MLC_TRY(sq, binary(n, "mul", dx, dx));
+  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
+  MLC_TRY(ve, addScalar(n, var, eps));
+  MLC_TRY(inv, unary(n, "rsqrt", ve));
+  MLC_TRY(y, binary(n, "mul", dx, inv));
+  return Normalized{y, mean, inv};
+}
+
+LogicalResult convertInstanceNorm(N &n) {
+  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  if (rank < 3)
+    return n.error() << "input must have spatial dimensions", failure();
+  MLC_TRY(norm, normalize(n, x, iota(rank - 2, 2), eps));
+  MLC_TRY(s, channelVector(n, n.input(1), rank));
+  MLC_TRY(bv, channelVector(n, n.input(2), rank));
+  MLC_TRY(ys, binary(n, "mul", norm.y, s));
+  return out(n, binary(n, "add", ys, bv));
+}
+
+LogicalResult convertLayerNorm(N &n) {
+  MLC_TRY(axisAttr, n.getInt("axis", -1));
+  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
+  MLC_TRY(stash, n.getInt("stash_type", 1));
+  (void)stash; // statistics are computed in the input type (float32)
+  Value x = n.input(0), scaleV = n.input(1), bias = n.input(2);
+  int64_t rank = N::rankOf(x);
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, rank));
+  ArrayRef<int64_t> normShape = N::shapeOf(x).drop_front(axis);
+  bool onlyY = !n.wantsOutput(1) && !n.wantsOutput(2);
+  if (onlyY && N::shapeOf(scaleV) == normShape &&
+      (!bias || N::shapeOf(bias) == normShape)) {
+    Value b = bias ? bias
+                   : n.constant(cast<RankedTensorType>(scaleV.getType()),
+                                SmallVector<double>(product(normShape), 0));
+    return out(n, n.emit("layer_norm", {x, scaleV, b},
+                         {n.i64Attr("axis", axis),
+                          n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
+  }
+  MLC_TRY(norm, normalize(n, x, iota(rank - axis, axis), eps));
+  MLC_TRY(ys, binary(n, "mul", norm.y, scaleV));
+  Value y = ys;
+  if (bias) {
+    MLC_TRY(yb, binary(n, "add", y, bias));
+    y = yb;
+  }
+  n.setOutput(0, y);
+  if (n.wantsOutput(1))
+    n.setOutput(1, norm.mean);
+  if (n.wantsOutput(2))
+    n.setOutput(2, norm.invStd);
+  return success();
+}
+
+LogicalResult convertMVN(N &n) {
+  MLC_TRY(axesAttr, n.getInts("axes", SmallVector<int64_t>{0, 2, 3}));
+  Value x = n.input(0);
+  MLC_TRY(axes, normalizeAxes(n, axesAttr, N::rankOf(x)));
+  // ONNX's function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
+  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
+  MLC_TRY(mean2, binary(n, "mul", mean, mean));
+  MLC_TRY(sq, binary(n, "mul", x, x));
+  MLC_TRY(msq, reduce(n, "reduce_mean", sq, axes, true));
+  MLC_TRY(var, binary(n, "sub", msq, mean2));
+  MLC_TRY(sd, unary(n, "sqrt", var));
+  MLC_TRY(sde, addScalar(n, sd, 1e-9));
+  MLC_TRY(dx, binary(n, "sub", x, mean));
+  return out(n, binary(n, "div", dx, sde));
+}
+
+LogicalResult convertLRN(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1e-4f));
+  MLC_TRY(beta, n.getFloat("beta", 0.75f));
+  MLC_TRY(bias, n.getFloat("bias", 1.0f));
+  MLC_TRY(size, n.getInt("size"));
+  Value x = n.input(0);
+  SmallVector<int64_t> shape(N::shapeOf(x));
+  if (shape.size() < 3)
+    return n.error() << "input must be N x C x ...", failure();
+  // Sum of squares over a channel window = size * avg-pool (padding
+  // included) of x^2 viewed as [N, 1, C, rest].
+  MLC_TRY(sq, binary(n, "mul", x, x));
+  int64_t rest = product(ArrayRef<int64_t>(shape).drop_front(2));
+  MLC_TRY(v, reshape(n, sq, {shape[0], 1, shape[1], rest}));
+  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+  MLC_TRY(avg, n.emit("avgpool2d", {v},
+                      {n.arrayAttr("kernel", {size, 1}),
+                       n.arrayAttr("strides", {1, 1}),
+                       n.arrayAttr("pads", {lo, 0, hi, 0}),
+                       n.boolAttr("count_include_pad", true)}));
+  MLC_TRY(sum, reshape(n, avg, shape));
+  // bias + alpha / size * sum = bias + alpha * avg
+  MLC_TRY(scaled, scale(n, sum, alpha));
+  MLC_TRY(base, addScalar(n, scaled, bias));
+  MLC_TRY(den, binary(n, "pow", base, n.scalarLike(x, beta)));
+  return out(n, binary(n, "div", x, den));
+}
+
+/// Softmax-like ops: opset >= 13 along one axis; before, on the input
+/// flattened to 2-D at `axis` (default 1).
+LogicalResult convertSoftmaxLike(N &n, StringRef op) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  MLC_TRY(axisAttr, n.getInt("axis", n.opset >= 13 ? -1 : 1));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, rank));
+  auto apply = [&](Value v, int64_t ax) -> FailureOr<Value> {
+    if (op != "hardmax")
+      return n.emit(op, {v}, {n.i64Attr("axis", ax)});
+    // One-hot of the first maximum along ax.
+    MLC_TRY(am, n.emit("argmax", {v},
+                       {n.i64Attr("axis", ax), n.boolAttr("keepdims", true),
+                        n.boolAttr("select_last_index", false)}));
+    int64_t len = N::shapeOf(v)[ax];
+    SmallVector<int64_t> ishape(N::rankOf(v), 1);
+    ishape[ax] = len;
+    Value idx = n.i64Constant(iota(len), ishape);
+    MLC_TRY(eq, compare(n, "eq", am, idx));
+    return castTo(n, eq, N::elementTypeOf(v));
+  };
+  if (n.opset >= 13)
+    return out(n, apply(x, axis));
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  MLC_TRY(flat, reshape(n, x, {product(s.take_front(axis)),
+                               product(s.drop_front(axis))}));
+  MLC_TRY(y, apply(flat, 1));
+  return out(n, reshape(n, y, s));
+}
+LogicalResult convertSoftmax(N &n) { return convertSoftmaxLike(n, "softmax"); }
+LogicalResult convertLogSoftmax(N &n) {
+  return convertSoftmaxLike(n, "log_softmax");
+}
+LogicalResult convertHardmax(N &n) { return convertSoftmaxLike(n, "hardmax"); }
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, L1, L2, LogSum, LogSumExp,
+                        SumSquare };
+
+LogicalResult convertReduce(N &n, ReduceKind kind) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  MLC_TRY(keep, n.getInt("keepdims", 1));
+  SmallVector<int64_t> axes;
+  bool axesFromInput = kind == ReduceKind::Sum && n.opset >= 13;
+  if (axesFromInput) {
+    MLC_TRY(noop, n.getInt("noop_with_empty_axes", 0));
+    if (n.hasInput(1)) {
+      MLC_TRY(a, n.constantInts(1, "axes"));
+      axes = a;
+    }
+    if (axes.empty() && noop) {
+      n.setOutput(0, x);
+      return success();
+    }
+  } else {
+    MLC_TRY(a, n.getInts("axes", SmallVector<int64_t>()));
+    axes = a;
+  }
+  if (axes.empty())
+    axes = iota(rank);
+  MLC_TRY(norm, normalizeAxes(n, axes, rank));
+  Value v = x;
+  switch (kind) {
+  case ReduceKind::L1: {
+    MLC_TRY(a, unary(n, "abs", x));
+    v = a;
+    break;
+  }
+  case ReduceKind::L2:
+  case ReduceKind::SumSquare: {
+    MLC_TRY(a, binary(n, "mul", x, x));
+    v = a;
+    break;
+  }
+  case ReduceKind::LogSumExp: {
+    MLC_TRY(a, unary(n, "exp", x));
+    v = a;
+    break;
+  }
+  default:
+    break;
+  }
+  StringRef op = kind == ReduceKind::Mean  ? "reduce_mean"
+                 : kind == ReduceKind::Max ? "reduce_max"
+                 : kind == ReduceKind::Min ? "reduce_min"
+                 : kind == ReduceKind::Prod ? "reduce_prod"
+                                            : "reduce_sum";
+  MLC_TRY(r, reduce(n, op, v, norm, keep != 0));
+  if (kind == ReduceKind::L2)
+    return out(n, unary(n, "sqrt", r));
+  if (kind == ReduceKind::LogSum || kind == ReduceKind::LogSumExp)
+    return out(n, unary(n, "log", r));
+  return out(n, r);
+}
+
+#define MLC_REDUCE(Name, Kind)                                                 \
+  LogicalResult convert##Name(N &n) { return convertReduce(n, Kind); }
+MLC_REDUCE(ReduceSum, ReduceKind::Sum)
+MLC_REDUCE(ReduceMean, ReduceKind::Mean)
+MLC_REDUCE(ReduceMax, ReduceKind::Max)
+MLC_REDUCE(ReduceMin, ReduceKind::Min)
+MLC_REDUCE(ReduceProd, ReduceKind::Prod)
+MLC_REDUCE(ReduceL1, ReduceKind::L1)
+MLC_REDUCE(ReduceL2, ReduceKind::L2)
+MLC_REDUCE(ReduceLogSum, ReduceKind::LogSum)
+MLC_REDUCE(ReduceLogSumExp, ReduceKind::LogSumExp)
+MLC_REDUCE(ReduceSumSquare, ReduceKind::SumSquare)
+#undef MLC_REDUCE
+
+LogicalResult convertArgMinMax(N &n, StringRef op) {
+  Value x = n.input(0);
+  MLC_TRY(axisAttr, n.getInt("axis", 0));
+  MLC_TRY(keep, n.getInt("keepdims", 1));
+  MLC_TRY(last, n.getInt("select_last_index", 0));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
+  return out(n, n.emit(op, {x},
+                       {n.i64Attr("axis", axis), n.boolAttr("keepdims", keep),
+                        n.boolAttr("select_last_index", last)}));
+}
+LogicalResult convertArgMax(N &n) { return convertArgMinMax(n, "argmax"); }
+LogicalResult convertArgMin(N &n) { return convertArgMinMax(n, "argmin"); }
+
+LogicalResult convertCumSum(N &n) {
+  MLC_TRY(exclusive, n.getInt("exclusive", 0));
+  MLC_TRY(reverse, n.getInt("reverse", 0));
+  MLC_TRY(axisV, n.constantInts(1, "axis"));
+  if (axisV.size() != 1)
+    return n.error() << "axis must be a scalar", failure();
+  Value x = n.input(0);
+  MLC_TRY(axis, n.normalizeAxis(axisV[0], N::rankOf(x)));
+  return out(n, n.emit("cumsum", {x},
+                       {n.i64Attr("axis", axis),
+                        n.boolAttr("exclusive", exclusive),
+                        n.boolAttr("reverse", reverse)}));
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes and data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertReshape(N &n) {
+  Value x = n.input(0);
+  SmallVector<int64_t> target;
+  if (n.opset < 5) {
+    MLC_TRY(s, n.getInts("shape"));
+    target = s;
+  } else {
+    MLC_TRY(s, n.constantInts(1, "shape"));
+    target = s;
+  }
+  MLC_TRY(allowZero, n.getInt("allowzero", 0));
+  ArrayRef<int64_t> in = N::shapeOf(x);
+  int64_t inferred = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(target)) {
+    if (d == 0 && !allowZero) {
+      if (i >= in.size())
+        return n.error() << "shape entry " << i
+                         << " is 0 (copy) but the input has rank "
+                         << in.size(),
+               failure();
+      d = in[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return n.error() << "shape has more than one -1", failure();
+      inferred = i;
+      continue;
+    }
+    if (d < 0)
+      return n.error() << "shape entry " << d << " is invalid", failure();
+    known *= d;
+  }
+  int64_t total = product(in);
+  if (inferred >= 0) {
+    if (known == 0 || total % known)
+      return n.error() << "cannot infer -1: " << total
+                       << " elements do not divide by " << known,
+             failure();
+    target[inferred] = total / known;
+  }
+  return out(n, reshape(n, x, target));
+}
+
+LogicalResult convertFlatten(N &n) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  MLC_TRY(axisAttr, n.getInt("axis", 1));
+  int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
+  if (axis < 0 || axis > rank)
+    return n.error() << "axis " << axisAttr << " out of range", failure();
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  return out(n, reshape(n, x, {product(s.take_front(axis)),
+                               product(s.drop_front(axis))}));
+}
+
+/// Axes from the attribute (before `inputOpset`) or input 1.
+FailureOr<std::optional<SmallVector<int64_t>>> axesOperand(N &n,
+                                                           int64_t inputOpset) {
+  if (n.opset < inputOpset) {
+    if (!n.hasAttr("axes"))
+      return std::optional<SmallVector<int64_t>>();
+    MLC_TRY(a, n.getInts("axes"));
+    return std::optional<SmallVector<int64_t>>(a);
+  }
+  if (!n.hasInput(1))
+    return std::optional<SmallVector<int64_t>>();
+  MLC_TRY(a, n.constantInts(1, "axes"));
+  return std::optional<SmallVector<int64_t>>(a);
+}
+
+LogicalResult convertSqueeze(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(axes, axesOperand(n, 13));
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  SmallVector<int64_t> drop;
+  if (axes) {
+    MLC_TRY(norm, normalizeAxes(n, *axes, s.size()));
+    for (int64_t a : norm)
+      if (s[a] != 1)
+        return n.error() << "cannot squeeze axis " << a << " of size "
+                         << s[a],
+               failure();
+    drop = norm;
+  } else {
+    for (auto [i, d] : llvm::enumerate(s))
+      if (d == 1)
+        drop.push_back(i);
+  }
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(s))
+    if (!llvm::is_contained(drop, int64_t(i)))
+      shape.push_back(d);
+  return out(n, reshape(n, x, shape));
+}
+
+LogicalResult convertUnsqueeze(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(axes, axesOperand(n, 13));
+  if (!axes)
+    return n.error() << "missing axes", failure();
+  int64_t outRank = N::rankOf(x) + axes->size();
+  MLC_TRY(norm, normalizeAxes(n, *axes, outRank));
+  SmallVector<int64_t> shape;
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  size_t k = 0;
+  for (int64_t i = 0; i < outRank; ++i)
+    shape.push_back(llvm::is_contained(norm, i) ? 1 : s[k++]);
+  return out(n, reshape(n, x, shape));
+}
+
+LogicalResult convertTranspose(N &n) {
+  Value x = n.input(0);
+  SmallVector<int64_t> rev = iota(N::rankOf(x));
+  std::reverse(rev.begin(), rev.end());
+  MLC_TRY(perm, n.getInts("perm", rev));
+  return out(n, n.emit("transpose", {x}, {n.arrayAttr("perm", perm)}));
+}
+
+LogicalResult convertConcat(N &n) {
+  SmallVector<Value> xs;
+  for (unsigned i = 0; i < n.numInputs(); ++i)
+    if (n.hasInput(i))
+      xs.push_back(n.input(i));
+  if (xs.empty())
+    return n.error() << "no inputs", failure();
+  MLC_TRY(axisAttr, n.getInt("axis", n.opset < 4 ? std::optional<int64_t>(1)
+                                                 : std::nullopt));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(xs[0])));
+  return out(n, concat(n, xs, axis));
+}
+
+LogicalResult convertSplit(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(axisAttr, n.getInt("axis", 0));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
+  int64_t len = N::shapeOf(x)[axis];
+  unsigned parts = n.numOutputs();
+  SmallVector<int64_t> sizes;
+  if (n.opset >= 13 && n.hasInput(1)) {
+    MLC_TRY(s, n.constantInts(1, "split"));
+    sizes = s;
+  } else if (n.opset < 13 && n.hasAttr("split")) {
+    MLC_TRY(s, n.getInts("split"));
+    sizes = s;
+  } else if (n.opset == 1 && n.hasInput(1)) {
+    MLC_TRY(s, n.constantInts(1, "split"));
+    sizes = s;
+  } else {
+    if (len % parts)
+      return n.error() << "axis of size " << len << " does not split into "
+                       << parts << " equal parts",
+             failure();
+    sizes.assign(parts, len / parts);
+  }
+  if (sizes.size() != parts)
+    return n.error() << "split has " << sizes.size() << " sizes for " << parts
+                     << " outputs",
+           failure();
+  int64_t start = 0;
+  for (auto [i, sz] : llvm::enumerate(sizes)) {
+    if (sz < 0 || start + sz > len)
+      return n.error() << "split sizes do not add up to " << len, failure();
+    if (n.wantsOutput(i)) {
+      MLC_TRY(part, sliceAxis(n, x, axis, start, start + sz));
+      n.setOutput(i, part);
+    }
+    start += sz;
+  }
+  if (start != len)
+    return n.error() << "split sizes add up to " << start << ", not " << len,
+           failure();
+  return success();
+}
+
+LogicalResult convertSlice(N &n) {
+  Value x = n.input(0);
+  ArrayRef<int64_t> shape = N::shapeOf(x);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (n.opset < 10) {
+    MLC_TRY(s, n.getInts("starts"));
+    MLC_TRY(e, n.getInts("ends"));
+    MLC_TRY(a, n.getInts("axes", iota(s.size())));
+    starts = s;
+    ends = e;
+    axes = a;
+  } else {
+    MLC_TRY(s, n.constantInts(1, "starts"));
+    MLC_TRY(e, n.constantInts(2, "ends"));
+    starts = s;
+    ends = e;
+    if (n.hasInput(3)) {
+      MLC_TRY(a, n.constantInts(3, "axes"));
+      axes = a;
+    } else {
+      axes = iota(starts.size());
+    }
+    if (n.hasInput(4)) {
+      MLC_TRY(st, n.constantInts(4, "steps"));
+      steps = st;
+    }
+  }
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return n.error() << "starts, ends, axes and steps differ in length",
+           failure();
+  SmallVector<int64_t> s(rank, 0), e(shape), st(rank, 1);
+  SmallVector<std::pair<int64_t, SmallVector<int64_t>>> reversed;
+  SmallVector<bool> seen(rank, false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    MLC_TRY(ax, n.normalizeAxis(axes[i], rank));
+    if (seen[ax])
+      return n.error() << "axis " << axes[i] << " is repeated", failure();
+    seen[ax] = true;
+    int64_t len = shape[ax], step = steps[i];
+    if (step == 0)
+      return n.error() << "steps must not be 0", failure();
+    int64_t b = starts[i], en = ends[i];
+    if (b < 0)
+      b += len;
+    if (en < 0)
+      en += len;
+    if (step > 0) {
+      b = std::clamp<int64_t>(b, 0, len);
+      en = std::clamp<int64_t>(en, 0, len);
+      s[ax] = b;
+      e[ax] = std::max(b, en);
+      st[ax] = step;
+    } else {
+      b = std::clamp<int64_t>(b, 0, len - 1);
+      en = std::clamp<int64_t>(en, -1, len - 1);
+      SmallVector<int64_t> idx;
+      for (int64_t k = b; k > en; k += step)
+        idx.push_back(k);
+      reversed.push_back({ax, idx});
+    }
+  }
+  Value r = x;
+  if (s != SmallVector<int64_t>(rank, 0) || e != SmallVector<int64_t>(shape) ||
+      st != SmallVector<int64_t>(rank, 1)) {
+    MLC_TRY(v, n.emit("slice", {r},
+                      {n.arrayAttr("starts", s), n.arrayAttr("ends", e),
+                       n.arrayAttr("steps", st)}));
+    r = v;
+  }
+  for (auto &[ax, idx] : reversed) {
+    if (idx.empty())
+      return n.unsupported("zero-size result"), failure();
+    MLC_TRY(v, takeAxis(n, r, ax, idx));
+    r = v;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertGather(N &n) {
+  Value x = n.input(0), idx = n.input(1);
+  MLC_TRY(axisAttr, n.getInt("axis", 0));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
+  return out(n, n.emit("gather", {x, idx}, {n.i64Attr("axis", axis)}));
+}
+
+LogicalResult convertGatherElements(N &n) {
+  Value x = n.input(0), idx = n.input(1);
+  MLC_TRY(axisAttr, n.getInt("axis", 0));
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
+  return out(n, n.emit("gather_elements", {x, idx},
+                       {n.i64Attr("axis", axis)}));
+}
+
+LogicalResult convertExpand(N &n) {
+  MLC_TRY(shape, n.constantInts(1, "shape"));
+  Value x = n.input(0);
+  return out(n, n.emit("broadcast_to", {x}, {n.arrayAttr("shape", shape)}));
+}
+
+LogicalResult convertTile(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(repeats, n.constantInts(1, "repeats"));
+  if (int64_t(repeats.size()) != N::rankOf(x))
+    return n.error() << "repeats has " << repeats.size()
+                     << " entries for rank " << N::rankOf(x),
+           failure();
+  Value r = x;
+  for (auto [axis, rep] : llvm::enumerate(repeats)) {
+    if (rep < 1)
+      return n.unsupported("repeat count " + Twine(rep));
+    if (rep == 1)
+      continue;
+    SmallVector<Value> copies(rep, r);
+    MLC_TRY(c, concat(n, copies, axis));
+    r = c;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertPad(N &n) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  MLC_TRY(mode, n.getString("mode", std::string("constant")));
+  SmallVector<int64_t> pads;
+  double value = 0;
+  if (n.opset < 11) {
+    MLC_TRY(p, n.getInts(n.opset < 2 ? "paddings" : "pads"));
+    MLC_TRY(v, n.getFloat("value", 0.0f));
+    pads = p;
+    value = v;
+  } else {
+    MLC_TRY(p, n.constantInts(1, "pads"));
+    pads = p;
+    if (n.hasInput(2)) {
+      MLC_TRY(v, n.constantFloats(2, "constant_value"));
+      if (v.size() != 1)
+        return n.error() << "constant_value must be a scalar", failure();
+      value = v[0];
+    }
+  }
+  if (int64_t(pads.size()) != 2 * rank)
+    return n.error() << "pads has " << pads.size() << " entries for rank "
+                     << rank,
+           failure();
+  Value r = x;
+  if (mode == "constant") {
+    for (int64_t a = 0; a < rank; ++a)
+      if (pads[a] < 0 || pads[a + rank] < 0) {
+        int64_t len = N::shapeOf(r)[a];
+        MLC_TRY(c, sliceAxis(n, r, a, std::max<int64_t>(0, -pads[a]),
+                             len - std::max<int64_t>(0, -pads[a + rank])));
+        r = c;
+      }
+    SmallVector<int64_t> pos;
+    for (int64_t p : pads)
+      pos.push_back(std::max<int64_t>(p, 0));
+    return out(n, padConstant(n, r, pos, value));
+  }
+  if (mode != "reflect" && mode != "edge")
+    return n.unsupported("mode '" + mode + "'");
+  // Edge and reflect padding are gathers with clamped or mirrored indices.
+  for (int64_t a = 0; a < rank; ++a) {
+    int64_t len = N::shapeOf(r)[a], lo = pads[a], hi = pads[a + rank];
+    if (lo < 0 || hi < 0)
+      return n.unsupported("negative pads with mode '" + mode + "'");
+    if (mode == "reflect" && (lo >= len || hi >= len))
+      return n.unsupported("reflect padding wider than the input");
+    SmallVector<int64_t> idx;
+    for (int64_t k = -lo; k < len + hi; ++k) {
+      int64_t j = k;
+      if (mode == "edge")
+        j = std::clamp<int64_t>(k, 0, len - 1);
+      else if (k < 0)
+        j = -k;
+      else if (k >= len)
+        j = 2 * (len - 1) - k;
+      idx.push_back(j);
+    }
+    MLC_TRY(g, takeAxis(n, r, a, idx));
+    r = g;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertShape(N &n) {
+  ArrayRef<int64_t> shape = N::shapeOf(n.input(0));
+  int64_t rank = shape.size();
+  MLC_TRY(start, n.getInt("start", 0));
+  MLC_TRY(end, n.getInt("end", rank));
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  SmallVector<int64_t> v(shape.begin() + start, shape.begin() + end);
+  if (v.empty())
+    return n.unsupported("zero-size result");
+  n.setOutput(0, n.i64Constant(v, {int64_t(v.size())}));
+  return success();
+}
+
+LogicalResult convertSize(N &n) {
+  n.setOutput(0, n.i64Constant({product(N::shapeOf(n.input(0)))}, {}));
+  return success();
+}
+
+/// A tensor attribute (or a 1-element default) as a constant of `shape`.
+FailureOr<Value> splatFromAttr(N &n, const onnx::Tensor *t,
+                               ArrayRef<int64_t> shape) {
+  if (!t) {
+    auto type = RankedTensorType::get(shape, n.b.getF32Type());
+    return n.constant(type, SmallVector<double>(product(shape), 0.0));
+  }
+  Type elt = onnxElementType(n.ctx, t->dataType);
+  if (!elt)
+    return n.unsupported("dtype " + onnx::dataTypeName(t->dataType)),
+           failure();
+  if (t->numElements() != 1)
+    return n.error() << "value must have one element", failure();
+  auto type = RankedTensorType::get(shape, elt);
+  auto one = RankedTensorType::get({}, elt);
+  auto attr = DenseElementsAttr::getFromRawBuffer(
+      one, ArrayRef<char>(t->data.data(), t->data.size()));
+  auto splat = DenseElementsAttr::get(
+      type, elt.isInteger(1) ? Attribute(attr.getSplatValue<BoolAttr>())
+                             : attr.getSplatValue<Attribute>());
+  return Value(graph::ConstantOp::create(n.b, n.loc, splat));
+}
+
+LogicalResult convertConstantOfShape(N &n) {
+  MLC_TRY(shape, n.constantInts(0, "shape"));
+  for (int64_t d : shape)
+    if (d <= 0)
+      return n.unsupported("zero-size result");
+  const onnx::Attribute *a = n.getAttr("value");
+  return out(n, splatFromAttr(n, a ? &a->t : nullptr, shape));
+}
+
+LogicalResult convertConstant(N &n) {
+  if (n.node.attributes.size() != 1)
+    return n.error() << "a Constant needs exactly one value attribute",
+           failure();
+  const onnx::Attribute &a = n.node.attributes[0];
+  SmallVector<double> vals;
+  if (a.name == "value") {
+    const onnx::Tensor &t = a.t;
+    Type elt = onnxElementType(n.ctx, t.dataType);
+    if (!elt)
+      return n.unsupported("dtype " + onnx::dataTypeName(t.dataType));
+    if (t.numElements() == 0)
+      return n.unsupported("zero-size result");
+    auto type = RankedTensorType::get(t.dims, elt);
+    ElementsAttr attr;
+    if (elt.isInteger(1)) {
+      SmallVector<bool> bits;
+      for (char c : t.data)
+        bits.push_back(c != 0);
+      attr = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+    } else {
+      attr = DenseElementsAttr::getFromRawBuffer(
+          type, ArrayRef<char>(t.data.data(), t.data.size()));
+    }
+    n.setOutput(0, graph::ConstantOp::create(n.b, n.loc, attr));
+    return success();
+  }
+  if (a.name == "value_float")
+    return n.setOutput(0, n.scalar(n.b.getF32Type(), a.f)), success();
+  if (a.name == "value_int")
+    return n.setOutput(0, n.i64Constant({a.i}, {})), success();
+  if (a.name == "value_floats" && !a.floats.empty()) {
+    for (float f : a.floats)
+      vals.push_back(f);
+    auto type = RankedTensorType::get({int64_t(vals.size())},
+                                      n.b.getF32Type());
+    return n.setOutput(0, n.constant(type, vals)), success();
+  }
+  if (a.name == "value_ints" && !a.ints.empty())
+    return n.setOutput(0, n.i64Constant(a.ints, {int64_t(a.ints.size())})),
+           success();
+  return n.unsupported("value attribute '" + a.name + "'");
+}
+
+LogicalResult convertRange(N &n) {
+  Value start = n.input(0);
+  Type elt = N::elementTypeOf(start);
+  MLC_TRY(s, n.constantFloats(0, "start"));
+  MLC_TRY(l, n.constantFloats(1, "limit"));
+  MLC_TRY(d, n.constantFloats(2, "delta"));
+  if (s.size() != 1 || l.size() != 1 || d.size() != 1 || d[0] == 0)
+    return n.error() << "start, limit and delta must be scalars, delta != 0",
+           failure();
+  int64_t count =
+      std::max<int64_t>(0, int64_t(std::ceil((l[0] - s[0]) / d[0])));
+  if (count == 0)
+    return n.unsupported("zero-size result");
+  SmallVector<double> v;
+  for (int64_t i = 0; i < count; ++i)
+    v.push_back(s[0] + double(i) * d[0]);
+  return n.setOutput(0, n.constant(RankedTensorType::get({count}, elt), v)),
+         success();
+}
+
+LogicalResult convertEyeLike(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(k, n.getInt("k", 0));
+  Type elt = N::elementTypeOf(x);
+  if (n.hasAttr("dtype")) {
+    MLC_TRY(dt, n.getInt("dtype"));
+    elt = onnxElementType(n.ctx, dt);
+    if (!elt)
+      return n.unsupported("dtype " + onnx::dataTypeName(int32_t(dt)));
+  }
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  if (s.size() != 2)
+    return n.error() << "input must be 2-D", failure();
+  SmallVector<double> v(s[0] * s[1], 0.0);
+  for (int64_t i = 0; i < s[0]; ++i)
+    if (i + k >= 0 && i + k < s[1])
+      v[i * s[1] + i + k] = 1.0;
+  return n.setOutput(0, n.constant(RankedTensorType::get(s, elt), v)),
+         success();
+}
+
+LogicalResult convertOneHot(N &n) {
+  Value indices = n.input(0), values = n.input(2);
+  MLC_TRY(depthV, n.constantFloats(1, "depth"));
+  if (depthV.size() != 1 || depthV[0] < 1)
+    return n.error() << "depth must be a positive scalar", failure();
+  int64_t depth = int64_t(depthV[0]);
+  MLC_TRY(axisAttr, n.getInt("axis", -1));
+  int64_t outRank = N::rankOf(indices) + 1;
+  MLC_TRY(axis, n.normalizeAxis(axisAttr, outRank));
+  if (N::shapeOf(values) != ArrayRef<int64_t>{2})
+    return n.error() << "values must be [off, on]", failure();
+  MLC_TRY(idx, castTo(n, indices, n.b.getI64Type()));
+  // Negative indices count from the end.
+  MLC_TRY(isNeg, compare(n, "lt", idx, n.scalarLike(idx, 0)));
+  MLC_TRY(wrapped, addScalar(n, idx, double(depth)));
+  MLC_TRY(norm, select(n, isNeg, wrapped, idx));
+  SmallVector<int64_t> ishape(N::shapeOf(indices));
+  ishape.insert(ishape.begin() + axis, 1);
+  MLC_TRY(idxE, reshape(n, norm, ishape));
+  SmallVector<int64_t> rshape(outRank, 1);
+  rshape[axis] = depth;
+  MLC_TRY(hot, compare(n, "eq", idxE, n.i64Constant(iota(depth), rshape)));
+  MLC_TRY(off, sliceAxis(n, values, 0, 0, 1));
+  MLC_TRY(on, sliceAxis(n, values, 0, 1, 2));
+  MLC_TRY(off0, reshape(n, off, {}));
+  MLC_TRY(on0, reshape(n, on, {}));
+  return out(n, select(n, hot, on0, off0));
+}
+
+LogicalResult convertTrilu(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(upper, n.getInt("upper", 1));
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  if (s.size() < 2)
+    return n.error() << "input must have rank >= 2", failure();
+  int64_t rows = s[s.size() - 2], cols = s.back();
+  // Keep element (i, j) when j - i >= k (upper) or j - i <= k (lower); k may
+  // be a runtime scalar.
+  SmallVector<int64_t> diff;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      diff.push_back(j - i);
+  Value d = n.i64Constant(diff, {rows, cols});
+  Value k = n.hasInput(1) ? n.input(1) : n.i64Constant({0}, {});
+  if (N::rankOf(k) != 0) {
+    MLC_TRY(k0, reshape(n, k, {}));
+    k = k0;
+  }
+  MLC_TRY(keep, compare(n, upper ? "ge" : "le", d, k));
+  return out(n, select(n, keep, x, n.scalarLike(x, 0)));
+}
+
+LogicalResult convertDepthToSpace(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(bs, n.getInt("blocksize"));
+  MLC_TRY(mode, n.getString("mode", std::string("DCR")));
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  if (s.size() != 4 || bs <= 0 || s[1] % (bs * bs))
+    return n.error() << "input must be NCHW with C divisible by blocksize^2",
+           failure();
+  int64_t c = s[1] / (bs * bs);
+  Value r;
+  if (mode == "DCR") {
+    MLC_TRY(a, reshape(n, x, {s[0], bs, bs, c, s[2], s[3]}));
+    MLC_TRY(t, transpose(n, a, {0, 3, 4, 1, 5, 2}));
+    r = t;
+  } else if (mode == "CRD") {
+    MLC_TRY(a, reshape(n, x, {s[0], c, bs, bs, s[2], s[3]}));
+    MLC_TRY(t, transpose(n, a, {0, 1, 4, 2, 5, 3}));
+    r = t;
+  } else {
+    return n.unsupported("mode '" + mode + "'");
+  }
+  return out(n, reshape(n, r, {s[0], c, s[2] * bs, s[3] * bs}));
+}
+
+LogicalResult convertSpaceToDepth(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(bs, n.getInt("blocksize"));
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  if (s.size() != 4 || bs <= 0 || s[2] % bs || s[3] % bs)
+    return n.error() << "input must be NCHW with H, W divisible by blocksize",
+           failure();
+  MLC_TRY(a, reshape(n, x, {s[0], s[1], s[2] / bs, bs, s[3] / bs, bs}));
+  MLC_TRY(t, transpose(n, a, {0, 3, 5, 1, 2, 4}));
+  return out(n, reshape(n, t, {s[0], s[1] * bs * bs, s[2] / bs, s[3] / bs}));
+}
+
+//===----------------------------------------------------------------------===//
+// Resize: separable interpolation matrices
+//===----------------------------------------------------------------------===//
+
+struct ResizeAttrs {
+  std::string mode = "nearest", coord = "half_pixel",
+              nearestMode = "round_prefer_floor";
+  double cubicA = -0.75, extrapolation = 0;
+  bool excludeOutside = false;
+};
+
+/// Coefficients for the taps left of and right of x (ONNX's reference).
+SmallVector<double> resizeCoeffs(const ResizeAttrs &a, double ratio) {
+  if (a.mode == "nearest") {
+    if (ratio == 1.0)
+      return {0, 1};
+    if (a.nearestMode == "round_prefer_floor")
+      return {double(ratio <= 0.5), double(ratio > 0.5)};
+    if (a.nearestMode == "round_prefer_ceil")
+      return {double(ratio < 0.5), double(ratio >= 0.5)};
+    if (a.nearestMode == "floor")
+      return {1, 0};
+    return {0, 1};
+  }
+  if (a.mode == "linear")
+    return {1 - ratio, ratio};
+  double A = a.cubicA, r = ratio, q = 1 - ratio;
+  return {((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+          ((A + 2) * r - (A + 3)) * r * r + 1,
+          ((A + 2) * q - (A + 3)) * q * q + 1,
+          ((A * (q + 1) - 5 * A) * (q + 1) + 8 * A) * (q + 1) - 4 * A};
+}
+
+/// The [out, in] matrix (row-major) and per-row extrapolation flags for one
+/// axis.
+void resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t outLen,
+                  double scaleFactor, double roiStart, double roiEnd,
+                  SmallVectorImpl<double> &m, SmallVectorImpl<bool> &extra) {
+  m.assign(outLen * in, 0.0);
+  extra.assign(outLen, false);
+  double outWidth = scaleFactor * in;
+  for (int64_t x = 0; x < outLen; ++x) {
+    double xo;
+    const std::string &c = a.coord;
+    if (c == "align_corners")
+      xo = outWidth == 1 ? 0 : x * double(in - 1) / (outWidth - 1);
+    else if (c == "asymmetric")
+      xo = x / scaleFactor;
+    else if (c == "tf_crop_and_resize") {
+      xo = outWidth == 1 ? (roiEnd - roiStart) * (in - 1) / 2
+                         : x * (roiEnd - roiStart) * (in - 1) / (outWidth - 1);
+      xo += roiStart * (in - 1);
+      if (xo < 0 || xo > in - 1) {
+        extra[x] = true;
+        continue;
+      }
+    } else if (c == "pytorch_half_pixel")
+      xo = outWidth == 1 ? -0.5 : (x + 0.5) / scaleFactor - 0.5;
+    else if (c == "tf_half_pixel_for_nn")
+      xo = (x + 0.5) / scaleFactor;
+    else
+      xo = (x + 0.5) / scaleFactor - 0.5;
+    double fl = std::floor(xo);
+    double ratio = xo == fl ? 1.0 : xo - fl;
+    SmallVector<double> coeffs = resizeCoeffs(a, ratio);
+    int64_t taps = coeffs.size();
+    // The `taps` nearest indices of the edge-padded input (ties: lower).
+    int64_t pad = (taps + 1) / 2;
+    double xp = xo + pad;
+    SmallVector<int64_t> cand;
+    for (int64_t i = int64_t(std::floor(xp)) - taps - 1;
+         i <= int64_t(std::floor(xp)) + taps + 1; ++i)
+      if (i >= 0 && i < in + 2 * pad)
+        cand.push_back(i);
+    llvm::stable_sort(cand, [&](int64_t p, int64_t q) {
+      double dp = std::fabs(xp - p), dq = std::fabs(xp - q);
+      return dp != dq ? dp < dq : p < q;
+    });
+    cand.resize(std::min<size_t>(cand.size(), taps));
+    llvm::sort(cand);
+    if (a.excludeOutside) {
+      double sum = 0;
+      for (int64_t t = 0; t < taps; ++t) {
+        int64_t idx = cand[t] - pad;
+        if (idx < 0 || idx >= in)
+          coeffs[t] = 0;
+        sum += coeffs[t];
+      }
+      for (double &cf : coeffs)
+        cf /= sum;
+    }
+    for (int64_t t = 0; t < taps; ++t) {
+      int64_t idx = std::clamp<int64_t>(cand[t] - pad, 0, in - 1);
+      m[x * in + idx] += coeffs[t];
+    }
+  }
+}
+
+LogicalResult resizeWith(N &n, Value x, const ResizeAttrs &a,
+                         ArrayRef<double> scales, ArrayRef<int64_t> sizes,
+                         ArrayRef<double> roi) {
+  ArrayRef<int64_t> shape = N::shapeOf(x);
+  int64_t rank = shape.size();
+  if (!isa<FloatType>(N::elementTypeOf(x)))
+    return n.unsupported("non-float input");
+  Value r = x;
+  // Innermost axis first, as ONNX's reference recursion applies them.
+  for (int64_t axis = rank - 1; axis >= 0; --axis) {
+    int64_t in = shape[axis];
+    double sc = scales.empty() ? double(sizes[axis]) / in : scales[axis];
+    int64_t outLen = sizes.empty() ? int64_t(std::floor(in * sc))
+                                   : sizes[axis];
+    if (outLen <= 0)
+      return n.unsupported("zero-size result");
+    double rs = roi.empty() ? 0 : roi[axis], re = roi.empty() ? 1 : roi[axis + rank];
+    SmallVector<double> m;
+    SmallVector<bool> extra;
+    resizeMatrix(a, in, outLen, sc, rs, re, m, extra);
+    bool identity = outLen == in && !llvm::is_contained(extra, true);
+    for (int64_t i = 0; identity && i < in; ++i)
+      for (int64_t j = 0; identity && j < in; ++j)
+        identity = m[i * in + j] == (i == j ? 1.0 : 0.0);
+    if (identity)
+      continue;
+    Type elt = N::elementTypeOf(x);
+    // Move `axis` to the second-to-last position, left-multiply by M.
+    SmallVector<int64_t> perm = iota(rank);
+    bool isLast = axis == rank - 1;
+    Value v = r;
+    if (isLast) {
+      SmallVector<double> mt(in * outLen);
+      for (int64_t i = 0; i < outLen; ++i)
+        for (int64_t j = 0; j < in; ++j)
+          mt[j * outLen + i] = m[i * in + j];
+      Value mc = n.constant(RankedTensorType::get({in, outLen}, elt), mt);
+      if (rank == 1) {
+        MLC_TRY(v2, reshape(n, v, {1, in}));
+        MLC_TRY(p, binary(n, "matmul", v2, mc));
+        MLC_TRY(p1, reshape(n, p, {outLen}));
+        v = p1;
+      } else {
+        MLC_TRY(p, binary(n, "matmul", v, mc));
+        v = p;
+      }
+    } else {
+      std::swap(perm[axis], perm[rank - 2]);
+      MLC_TRY(t, transpose(n, v, perm));
+      Value mc = n.constant(RankedTensorType::get({outLen, in}, elt), m);
+      MLC_TRY(p, binary(n, "matmul", mc, t));
+      MLC_TRY(tb, transpose(n, p, perm));
+      v = tb;
+    }
+    if (llvm::is_contained(extra, true)) {
+      SmallVector<double> e;
+      for (bool b : extra)
+        e.push_back(b ? a.extrapolation : 0.0);
+      SmallVector<int64_t> eshape(rank, 1);
+      eshape[axis] = outLen;
+      MLC_TRY(sum, binary(n, "add", v,
+                          n.constant(RankedTensorType::get(eshape, elt), e)));
+      v = sum;
+    }
+    r = v;
+  }
+  n.setOutput(0, r);
+  return success();
+}
+
+LogicalResult convertResize(N &n) {
+  ResizeAttrs a;
+  MLC_TRY(mode, n.getString("mode", std::string("nearest")));
+  MLC_TRY(coord, n.getString("coordinate_transformation_mode",
+                             std::string("half_pixel")));
+  MLC_TRY(nearest, n.getString("nearest_mode",
+                               std::string("round_prefer_floor")));
+  MLC_TRY(cubicA, n.getFloat("cubic_coeff_a", -0.75f));
+  MLC_TRY(excl, n.getInt("exclude_outside", 0));
+  MLC_TRY(extra, n.getFloat("extrapolation_value", 0.0f));
+  a.mode = mode;
+  a.coord = coord;
+  a.nearestMode = nearest;
+  a.cubicA = cubicA;
+  a.excludeOutside = excl;
+  a.extrapolation = extra;
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return n.unsupported("mode '" + mode + "'");
+  static const char *coords[] = {"half_pixel",         "pytorch_half_pixel",
+                                 "align_corners",      "asymmetric",
+                                 "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+  if (!llvm::is_contained(coords, coord))
+    return n.unsupported("coordinate_transformation_mode '" + coord + "'");
+  static const char *nearestModes[] = {"round_prefer_floor",
+                                       "round_prefer_ceil", "floor", "ceil"};
+  if (!llvm::is_contained(nearestModes, nearest))
+    return n.unsupported("nearest_mode '" + nearest + "'");
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  SmallVector<double> scales, roi;
+  SmallVector<int64_t> sizes;
+  auto scalesInput = [&]() -> FailureOr<SmallVector<double>> {
+    if (!n.hasInput(2))
+      return SmallVector<double>();
+    // An empty tensor means "not given" (opset 11-12 require the input).
+    if (auto c = n.tryConstant(n.input(2)))
+      if (c->getNumElements() == 0)
+        return SmallVector<double>();
+    return n.constantFloats(2, "scales");
+  };
+  MLC_TRY(sc, scalesInput());
+  scales = sc;
+  if (n.hasInput(3)) {
+    MLC_TRY(sz, n.constantInts(3, "sizes"));
+    sizes = sz;
+  }
+  if (scales.empty() == sizes.empty())
+    return n.error() << "exactly one of scales and sizes must be given",
+           failure();
+  if ((!scales.empty() && int64_t(scales.size()) != rank) ||
+      (!sizes.empty() && int64_t(sizes.size()) != rank))
+    return n.error() << "scales/sizes must have one entry per dimension",
+           failure();
+  if (coord == "tf_crop_and_resize") {
+    MLC_TRY(r, n.constantFloats(1, "roi"));
+    if (int64_t(r.size()) != 2 * rank)
+      return n.error() << "roi must have 2 * rank entries", failure();
+    roi = r;
+  }
+  return resizeWith(n, x, a, scales, sizes, roi);
+}
+
+LogicalResult convertUpsample(N &n) {
+  ResizeAttrs a;
+  MLC_TRY(mode, n.getString("mode", std::string("nearest")));
+  if (mode != "nearest" && mode != "linear")
+    return n.unsupported("mode '" + mode + "'");
+  a.mode = mode;
+  a.coord = "asymmetric";
+  a.nearestMode = "floor";
+  SmallVector<double> scales;
+  if (n.opset >= 9) {
+    MLC_TRY(s, n.constantFloats(1, "scales"));
+    scales = s;
+  } else {
+    MLC_TRY(s, n.getFloats("scales"));
+    for (float f : s)
+      scales.push_back(f);
+  }
+  if (int64_t(scales.size()) != N::rankOf(n.input(0)))
+    return n.error() << "scales must have one entry per dimension", failure();
+  return resizeWith(n, n.input(0), a, scales, {}, {});
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+/// NegativeLogLikelihoodLoss on log-probabilities `logp` [N, C, d...].
+FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
+  MLC_TRY(reduction, n.getString("reduction", std::string("mean")));
+  std::optional<int64_t> ignore;
+  if (n.hasAttr("ignore_index")) {
+    MLC_TRY(ii, n.getInt("ignore_index"));
+    ignore = ii;
+  }
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return n.unsupported("reduction '" + reduction + "'"), failure();
+  int64_t rank = N::rankOf(logp);
+  if (rank < 2)
+    return n.error() << "input must be [N, C, ...]", failure();
+  int64_t classes = N::shapeOf(logp)[1];
+  MLC_TRY(t, castTo(n, target, n.b.getI64Type()));
+  Value mask, safe = t;
+  if (ignore) {
+    MLC_TRY(m, compare(n, "ne", t, n.scalarLike(t, double(*ignore))));
+    MLC_TRY(s, select(n, m, t, n.scalarLike(t, 0)));
+    mask = m;
+    safe = s;
+  }
+  // -logp[n, t[n, ...], ...] through a one-hot mask over C.
+  SmallVector<int64_t> tshape(N::shapeOf(safe));
+  tshape.insert(tshape.begin() + 1, 1);
+  MLC_TRY(te, reshape(n, safe, tshape));
+  SmallVector<int64_t> cshape(rank, 1);
+  cshape[1] = classes;
+  MLC_TRY(hot, compare(n, "eq", te, n.i64Constant(iota(classes), cshape)));
+  MLC_TRY(picked, select(n, hot, logp, n.scalarLike(logp, 0)));
+  MLC_TRY(sum, reduce(n, "reduce_sum", picked, {1}, false));
+  MLC_TRY(loss, unary(n, "neg", sum));
+  Value w;
+  if (weight) {
+    MLC_TRY(wg, n.emit("gather", {weight, safe}, {n.i64Attr("axis", 0)}));
+    w = wg;
+  }
+  if (mask) {
+    MLC_TRY(mf, castTo(n, mask, N::elementTypeOf(logp)));
+    if (w) {
+      MLC_TRY(wm, binary(n, "mul", w, mf));
+      w = wm;
+    } else {
+      w = mf;
+    }
+  }
+  Value l = loss;
+  if (w) {
+    MLC_TRY(lw, binary(n, "mul", loss, w));
+    l = lw;
+  }
+  if (reduction == "none")
+    return l;
+  SmallVector<int64_t> all = iota(N::rankOf(l));
+  MLC_TRY(total, reduce(n, "reduce_sum", l, all, false));
+  if (reduction == "sum")
+    return total;
+  if (!w)
+    return binary(n, "div", total,
+                  n.scalarLike(total, double(product(N::shapeOf(l)))));
+  MLC_TRY(wsum, reduce(n, "reduce_sum", w, all, false));
+  return binary(n, "div", total, wsum);
+}
+
+LogicalResult convertNLLLoss(N &n) {
+  return out(n, nllLoss(n, n.input(0), n.input(1), n.input(2)));
+}
+
+LogicalResult convertSCELoss(N &n) {
+  MLC_TRY(logp, n.emit("log_softmax", {n.input(0)}, {n.i64Attr("axis", 1)}));
+  MLC_TRY(loss, nllLoss(n, logp, n.input(1), n.input(2)));
+  n.setOutput(0, loss);
+  if (n.wantsOutput(1))
+    n.setOutput(1, logp);
+  return success();
+}
+
+LogicalResult convertSum(N &n) { return out(n, foldInputs(n, "add")); }
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kMax = kMaxONNXOpset;
+
+const OpConverter kConverters[] = {
+    // Elementwise arithmetic (numpy broadcasting from opset 7).
+    {"Add", 1, kMax, 2, "", convertBinary<kAdd>, ""},
+    {"Sub", 1, kMax, 2, "", convertBinary<kSub>, ""},
+    {"Mul", 1, kMax, 2, "", convertBinary<kMul>, ""},
+    {"Div", 1, kMax, 2, "", convertBinary<kDiv>,
+     "integer division truncates; x/0 is 0 for integers"},
+    {"Pow", 1, kMax, 2, "", convertPow, "mixed int/float operands"},
+    {"Mod", 10, kMax, 2, "fmod", convertMod, ""},
+    {"Max", 6, kMax, 1, "", convertVariadic<kMaxOp>, ""},
+    {"Min", 6, kMax, 1, "", convertVariadic<kMinOp>, ""},
+    {"Sum", 6, kMax, 1, "", convertSum, ""},
+    {"Mean", 6, kMax, 1, "", convertMean, "float"},
+    {"Neg", 6, kMax, 1, "", convertUnary<kNeg>, ""},
+    {"Abs", 6, kMax, 1, "", convertUnary<kAbs>, ""},
+    {"Reciprocal", 6, kMax, 1, "", convertReciprocal, ""},
+    {"Relu", 6, kMax, 1, "", convertUnary<kRelu>, ""},
+    {"Exp", 6, kMax, 1, "", convertUnary<kExp>, "float"},
+    {"Log", 6, kMax, 1, "", convertUnary<kLog>, "float"},
+    {"Sqrt", 6, kMax, 1, "", convertUnary<kSqrt>, "float"},
+    {"Tanh", 6, kMax, 1, "", convertUnary<kTanh>, "float"},
+    {"Sigmoid", 6, kMax, 1, "", convertUnary<kSigmoid>, "float"},
+    {"Erf", 9, kMax, 1, "", convertUnary<kErf>, "float"},
+    {"Sin", 7, kMax, 1, "", convertUnary<kSin>, "float"},
+    {"Cos", 7, kMax, 1, "", convertUnary<kCos>, "float"},
+    {"Tan", 7, kMax, 1, "", convertUnary<kTan>, "float"},
+    {"Asin", 7, kMax, 1, "", convertUnary<kAsin>, "float"},
+    {"Acos", 7, kMax, 1, "", convertUnary<kAcos>, "float"},
+    {"Atan", 7, kMax, 1, "", convertUnary<kAtan>, "float"},
+    {"Sinh", 9, kMax, 1, "", convertUnary<kSinh>, "float"},
+    {"Cosh", 9, kMax, 1, "", convertUnary<kCosh>, "float"},
+    {"Asinh", 9, kMax, 1, "", convertUnary<kAsinh>, "float"},
+    {"Acosh", 9, kMax, 1, "", convertUnary<kAcosh>, "float"},
+    {"Atanh", 9, kMax, 1, "", convertUnary<kAtanh>, "float"},
+    {"Floor", 6, kMax, 1, "", convertUnary<kFloor>, "float"},
+    {"Ceil", 6, kMax, 1, "", convertUnary<kCeil>, "float"},
+    {"Round", 11, kMax, 1, "", convertUnary<kRound>, "half to even"},
+    {"Sign", 9, kMax, 1, "", convertUnary<kSign>, ""},
+    {"IsNaN", 9, kMax, 1, "", convertIsNaN, ""},
+    {"IsInf", 10, kMax, 1, "detect_negative,detect_positive", convertIsInf, ""},
+    {"Softplus", 1, kMax, 1, "", convertSoftplus, "log(exp(x) + 1)"},
+    {"Softsign", 1, kMax, 1, "", convertSoftsign, ""},
+    {"Elu", 6, kMax, 1, "alpha", convertElu, ""},
+    {"Selu", 6, kMax, 1, "alpha,gamma", convertSelu, ""},
+    {"Celu", 12, kMax, 1, "alpha", convertCelu, ""},
+    {"LeakyRelu", 6, kMax, 1, "alpha", convertLeakyRelu, ""},
+    {"PRelu", 7, kMax, 2, "", convertPRelu, ""},
+    {"ThresholdedRelu", 10, kMax, 1, "alpha", convertThresholdedRelu, ""},
+    {"HardSigmoid", 6, kMax, 1, "alpha,beta", convertHardSigmoid, ""},
+    {"HardSwish", 14, kMax, 1, "", convertHardSwish, ""},
+    {"Shrink", 9, kMax, 1, "bias,lambd", convertShrink, ""},
+    {"Clip", 6, kMax, 1, "min,max", convertClip, "bounds may be runtime values"},
+    // Logic and comparisons.
+    {"Equal", 7, kMax, 2, "", convertEqual, "numbers and bools"},
+    {"Less", 7, kMax, 2, "", convertLess, ""},
+    {"LessOrEqual", 12, kMax, 2, "", convertLessOrEqual, ""},
+    {"Greater", 7, kMax, 2, "", convertGreater, ""},
+    {"GreaterOrEqual", 12, kMax, 2, "", convertGreaterOrEqual, ""},
+    {"And", 7, kMax, 2, "", convertBinary<kAnd>, ""},
+    {"Or", 7, kMax, 2, "", convertBinary<kOr>, ""},
+    {"Xor", 7, kMax, 2, "", convertBinary<kXor>, ""},
+    {"Not", 1, kMax, 1, "", convertUnary<kNot>, ""},
+    {"Where", 9, kMax, 3, "", convertWhere, ""},
+    // Types.
+    {"Cast", 6, kMax, 1, "to,saturate", convertCast,
+     "float, double, float16, bfloat16, int8/16/32/64, bool (no strings)"},
+    {"CastLike", 15, kMax, 2, "saturate", convertCastLike, ""},
+    {"Identity", 1, kMax, 1, "", convertIdentity, "tensors only"},
+    {"Dropout", 1, kMax, 1, "ratio,is_test,seed", convertDropout,
+     "inference, or training with ratio 0"},
+    // Contractions, windows, normalization.
+    {"MatMul", 1, kMax, 2, "", convertMatMul, "rank >= 1, batch broadcasting"},
+    {"Gemm", 7, kMax, 2, "alpha,beta,transA,transB", convertGemm, ""},
+    {"Conv", 1, kMax, 2, "auto_pad,dilations,group,kernel_shape,pads,strides",
+     convertConv, "1-D and 2-D"},
+    {"ConvTranspose", 1, kMax, 2,
+     "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,"
+     "strides",
+     convertConvTranspose, "1-D and 2-D, as a convolution of the dilated input"},
+    {"MaxPool", 1, kMax, 1,
+     "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
+     convertMaxPool, "1-D and 2-D; no Indices output"},
+    {"AveragePool", 1, kMax, 1,
+     "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides",
+     convertAveragePool, "1-D and 2-D"},
+    {"GlobalAveragePool", 1, kMax, 1, "", convertGlobalAveragePool, ""},
+    {"GlobalMaxPool", 1, kMax, 1, "", convertGlobalMaxPool, ""},
+    {"BatchNormalization", 7, kMax, 5, "epsilon,momentum,spatial,training_mode",
+     convertBatchNorm, "inference only"},
+    {"InstanceNormalization", 6, kMax, 3, "epsilon", convertInstanceNorm, ""},
+    {"LayerNormalization", 17, kMax, 2, "axis,epsilon,stash_type",
+     convertLayerNorm, "Mean and InvStdDev outputs supported"},
+    {"MeanVarianceNormalization", 9, kMax, 1, "axes", convertMVN, ""},
+    {"LRN", 1, kMax, 1, "alpha,beta,bias,size", convertLRN, ""},
+    {"Softmax", 1, kMax, 1, "axis", convertSoftmax, ""},
+    {"LogSoftmax", 1, kMax, 1, "axis", convertLogSoftmax, ""},
+    {"Hardmax", 1, kMax, 1, "axis", convertHardmax, ""},
+    // Reductions.
+    {"ReduceSum", 1, kMax, 1, "axes,keepdims,noop_with_empty_axes",
+     convertReduceSum, "axes must be constant"},
+    {"ReduceMean", 1, kMax, 1, "axes,keepdims", convertReduceMean, "float"},
+    {"ReduceMax", 1, kMax, 1, "axes,keepdims", convertReduceMax, ""},
+    {"ReduceMin", 1, kMax, 1, "axes,keepdims", convertReduceMin, ""},
+    {"ReduceProd", 1, kMax, 1, "axes,keepdims", convertReduceProd, ""},
+    {"ReduceL1", 1, kMax, 1, "axes,keepdims", convertReduceL1, ""},
+    {"ReduceL2", 1, kMax, 1, "axes,keepdims", convertReduceL2, "float"},
+    {"ReduceLogSum", 1, kMax, 1, "axes,keepdims", convertReduceLogSum, "float"},
+    {"ReduceLogSumExp", 1, kMax, 1, "axes,keepdims", convertReduceLogSumExp,
+     "float; computed as log(sum(exp(x))) like the ONNX reference"},
+    {"ReduceSumSquare", 1, kMax, 1, "axes,keepdims", convertReduceSumSquare, ""},
+    {"ArgMax", 1, kMax, 1, "axis,keepdims,select_last_index", convertArgMax, ""},
+    {"ArgMin", 1, kMax, 1, "axis,keepdims,select_last_index", convertArgMin, ""},
+    {"CumSum", 11, kMax, 2, "exclusive,reverse", convertCumSum,
+     "axis must be constant"},
+    // Shapes and data movement.
+    {"Reshape", 1, kMax, 1, "shape,allowzero", convertReshape,
+     "shape must be constant"},
+    {"Flatten", 1, kMax, 1, "axis", convertFlatten, ""},
+    {"Squeeze", 1, kMax, 1, "axes", convertSqueeze, "axes must be constant"},
+    {"Unsqueeze", 1, kMax, 1, "axes", convertUnsqueeze, "axes must be constant"},
+    {"Transpose", 1, kMax, 1, "perm", convertTranspose, ""},
+    {"Concat", 1, kMax, 1, "axis", convertConcat, ""},
+    {"Split", 1, kMax, 1, "axis,split", convertSplit, "sizes must be constant"},
+    {"Slice", 1, kMax, 1, "starts,ends,axes", convertSlice,
+     "bounds must be constant; negative steps become gathers"},
+    {"Gather", 1, kMax, 2, "axis", convertGather, ""},
+    {"GatherElements", 11, kMax, 2, "axis", convertGatherElements, ""},
+    {"Expand", 8, kMax, 2, "", convertExpand, "shape must be constant"},
+    {"Tile", 6, kMax, 2, "", convertTile, "repeats must be constant"},
+    {"Pad", 2, kMax, 1, "mode,pads,value", convertPad,
+     "constant, reflect, edge; pads must be constant"},
+    {"Shape", 1, kMax, 1, "start,end", convertShape, "folded at compile time"},
+    {"Size", 1, kMax, 1, "", convertSize, "folded at compile time"},
+    {"ConstantOfShape", 9, kMax, 1, "value", convertConstantOfShape,
+     "shape must be constant"},
+    {"Constant", 1, kMax, 0,
+     "value,value_float,value_floats,value_int,value_ints", convertConstant,
+     "no sparse or string values"},
+    {"Range", 11, kMax, 3, "", convertRange, "inputs must be constant"},
+    {"EyeLike", 9, kMax, 1, "dtype,k", convertEyeLike, ""},
+    {"OneHot", 9, kMax, 3, "axis", convertOneHot, "depth must be constant"},
+    {"Trilu", 14, kMax, 1, "upper", convertTrilu, "k may be a runtime value"},
+    {"DepthToSpace", 1, kMax, 1, "blocksize,mode", convertDepthToSpace, ""},
+    {"SpaceToDepth", 1, kMax, 1, "blocksize", convertSpaceToDepth, ""},
+    {"Resize", 11, kMax, 1,
+     "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,"
+     "exclude_outside,extrapolation_value",
+     convertResize,
+     "all modes; scales/sizes/roi must be constant; separable matrices"},
+    {"Upsample", 7, 9, 1, "mode,scales", convertUpsample, "nearest, linear"},
+    // Losses.
+    {"NegativeLogLikelihoodLoss", 12, kMax, 2, "reduction,ignore_index",
+     convertNLLLoss, ""},
+    {"SoftmaxCrossEntropyLoss", 12, kMax, 2, "reduction,ignore_index",
+     convertSCELoss, ""},
+};
+
+} // namespace
+
+ArrayRef<OpConverter> getONNXConverters() { return kConverters; }
+
+} // namespace mlc::frontend
