@@ -7,15 +7,20 @@ packages=(
   cmake ninja-build g++ ccache file
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   nlohmann-json3-dev catch2
-  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libonnx-dev libprotobuf-dev
   python3 python3-numpy
 )
-# PyTorch is only needed to regenerate the bundled models' references
-# (models/gen_models.py), and with torchvision and onnx for the ONNX tests
-# (test/onnx: exported models, malformed corpus): `scripts/install-deps.sh --dev`.
-if [[ "${1:-}" == "--dev" ]]; then
-  packages+=(python3-torch python3-sklearn python3-onnx python3-torchvision)
-fi
+# The test suite also needs ONNX's node tests, the onnx Python package (to
+# build the malformed-model corpus) and PyTorch with torchvision (ONNX
+# models exported by PyTorch, ResNet-18 among them): `--test`, which
+# scripts/test.sh passes. `--dev` adds what regenerating the bundled models'
+# references (models/gen_models.py) and the training data needs.
+case "${1:-}" in
+  --test) packages+=(libonnx-testdata python3-onnx python3-torch
+                     python3-torchvision) ;;
+  --dev) packages+=(libonnx-testdata python3-onnx python3-torch
+                    python3-torchvision python3-sklearn) ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/install-deps.sh
+scripts/install-deps.sh --test
 if [[ "${MLC_SANITIZE:-OFF}" == "ON" ]]; then
   export BUILD_DIR=${BUILD_DIR:-$root/build-asan}
 fi
