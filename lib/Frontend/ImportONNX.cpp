@@ -784,8 +784,13 @@ FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i,
     for (int32_t v : t->values<int32_t>())
       out.push_back(v);
     return out;
+  case graph::ElementKind::I1:
+    for (uint8_t v : t->values<uint8_t>())
+      out.push_back(v);
+    return out;
   default:
-    error() << "input #" << i << " (" << what << ") must be int64 or int32";
+    error() << "input #" << i << " (" << what
+            << ") must be int64, int32 or bool";
     return failure();
   }
 }

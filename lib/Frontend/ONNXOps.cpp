@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <map>
 #include <numeric>
 
 using namespace mlir;
@@ -876,18 +877,59 @@ FailureOr<Value> channelVector(N &n, Value v, int64_t rank) {
   return reshape(n, v, shape);
 }
 
+/// Training-mode batch normalization (opset >= 14): batch statistics
+/// normalize, and the running statistics are updated with `momentum`.
+LogicalResult batchNormTraining(N &n, float eps) {
+  MLC_TRY(momentum, n.getFloat("momentum", 0.9f));
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  SmallVector<int64_t> axes = {0};
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
+  MLC_TRY(dx, binary(n, "sub", x, mean));
+  MLC_TRY(sq, binary(n, "mul", dx, dx));
+  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
+  MLC_TRY(ve, addScalar(n, var, eps));
+  MLC_TRY(inv, unary(n, "rsqrt", ve));
+  MLC_TRY(norm, binary(n, "mul", dx, inv));
+  MLC_TRY(sc, channelVector(n, n.input(1), rank));
+  MLC_TRY(bi, channelVector(n, n.input(2), rank));
+  MLC_TRY(ys, binary(n, "mul", norm, sc));
+  MLC_TRY(y, binary(n, "add", ys, bi));
+  n.setOutput(0, y);
+  // running = input * momentum + batch * (1 - momentum), per channel.
+  int64_t c = N::shapeOf(x)[1];
+  for (unsigned i = 1; i <= 2; ++i) {
+    if (!n.wantsOutput(i))
+      continue;
+    MLC_TRY(batch, reshape(n, i == 1 ? mean : var, {c}));
+    MLC_TRY(old, scale(n, n.input(2 + i), momentum));
+    MLC_TRY(cur, scale(n, batch, 1.0 - momentum));
+    MLC_TRY(upd, binary(n, "add", old, cur));
+    n.setOutput(i, upd);
+  }
+  return success();
+}
+
 LogicalResult convertBatchNorm(N &n) {
   MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
   MLC_TRY(training, n.getInt("training_mode", 0));
   MLC_TRY(spatial, n.getInt("spatial", 1));
-  if (training || (n.opset < 14 && n.numOutputs() > 1 &&
-                   llvm::any_of(llvm::seq<unsigned>(1, n.numOutputs()),
-                                [&](unsigned i) { return n.wantsOutput(i); })))
-    return n.unsupported("training mode (batch statistics)");
   if (!spatial)
     return n.unsupported("spatial=0");
-  if (n.opset >= 14 && n.numOutputs() > 1)
-    return n.unsupported("running statistics outputs");
+  if (training) {
+    if (n.opset < 14)
+      return n.unsupported("training mode before opset 14");
+    return batchNormTraining(n, eps);
+  }
+  bool extraOutputs =
+      llvm::any_of(llvm::seq<unsigned>(1, std::max(1u, n.numOutputs())),
+                   [&](unsigned i) { return n.wantsOutput(i); });
+  if (extraOutputs)
+    return n.unsupported(n.opset < 14 ? "training outputs (batch statistics)"
+                                      : "running statistics outputs without "
+                                        "training_mode");
   return out(n, n.emit("batch_norm",
                        {n.input(0), n.input(1), n.input(2), n.input(3),
                         n.input(4)},
@@ -2072,6 +2114,180 @@ LogicalResult convertSCELoss(N &n) {
 }
 
 LogicalResult convertSum(N &n) { return out(n, foldInputs(n, "add")); }
+//===----------------------------------------------------------------------===//
+// Einsum, windows, selection
+//===----------------------------------------------------------------------===//
+
+/// Einsum as one broadcast product and a sum over the contracted letters:
+/// each operand is transposed into a global letter order (output letters
+/// first) and given unit dims for the letters it lacks.
+LogicalResult convertEinsum(N &n) {
+  MLC_TRY(eq, n.getString("equation"));
+  std::string e;
+  for (char c : eq)
+    if (c != ' ')
+      e += c;
+  if (e.find("...") != std::string::npos)
+    return n.unsupported("ellipsis in equation '" + eq + "'");
+  size_t arrow = e.find("->");
+  std::string lhs = e.substr(0, arrow);
+  SmallVector<StringRef> terms;
+  StringRef(lhs).split(terms, ',');
+  if (terms.size() != n.numInputs())
+    return n.error() << "equation '" << eq << "' has " << terms.size()
+                     << " operands but the node has " << n.numInputs(),
+           failure();
+  std::string outTerm;
+  if (arrow != std::string::npos) {
+    outTerm = e.substr(arrow + 2);
+  } else {
+    // Implicit output: letters used once, alphabetically.
+    std::map<char, int> count;
+    for (char c : lhs)
+      if (c != ',')
+        ++count[c];
+    for (auto [c, k] : count)
+      if (k == 1)
+        outTerm += c;
+  }
+  std::string order = outTerm;
+  for (char c : lhs)
+    if (c != ',' && order.find(c) == std::string::npos)
+      order += c;
+  std::map<char, int64_t> sizes;
+  Value product;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    Value x = n.input(i);
+    ArrayRef<int64_t> shape = N::shapeOf(x);
+    if (term.size() != shape.size())
+      return n.error() << "operand " << i << " has rank " << shape.size()
+                       << " but '" << term << "' names " << term.size()
+                       << " dims",
+             failure();
+    SmallVector<int64_t> perm, full;
+    for (char c : order) {
+      size_t pos = term.find(c);
+      if (pos == StringRef::npos) {
+        full.push_back(1);
+        continue;
+      }
+      if (term.find(c, pos + 1) != StringRef::npos)
+        return n.unsupported("repeated index '" + std::string(1, c) +
+                             "' (diagonals)");
+      auto [it, inserted] = sizes.insert({c, shape[pos]});
+      if (!inserted && it->second != shape[pos])
+        return n.error() << "index '" << c << "' has sizes " << it->second
+                         << " and " << shape[pos],
+               failure();
+      perm.push_back(pos);
+      full.push_back(shape[pos]);
+    }
+    MLC_TRY(t, transpose(n, x, perm));
+    MLC_TRY(r, reshape(n, t, full));
+    if (!product) {
+      product = r;
+      continue;
+    }
+    MLC_TRY(p, binary(n, "mul", product, r));
+    product = p;
+  }
+  for (char c : outTerm)
+    if (!sizes.count(c))
+      return n.error() << "output index '" << c << "' is not an input index",
+             failure();
+  if (order.size() == outTerm.size())
+    return out(n, reshape(n, product, N::shapeOf(product)));
+  return out(n, reduce(n, "reduce_sum", product,
+                       iota(order.size() - outTerm.size(), outTerm.size()),
+                       false));
+}
+
+/// Hann, Hamming and Blackman windows: constants of a compile-time size.
+LogicalResult convertWindow(N &n, ArrayRef<double> coeffs) {
+  MLC_TRY(periodic, n.getInt("periodic", 1));
+  MLC_TRY(dtype, n.getInt("output_datatype", onnx::Float));
+  MLC_TRY(sizeV, n.constantInts(0, "size"));
+  if (sizeV.size() != 1 || sizeV[0] < 1)
+    return n.error() << "size must be a positive scalar", failure();
+  Type elt = onnxElementType(n.ctx, dtype);
+  if (!elt)
+    return n.unsupported("output_datatype " +
+                         onnx::dataTypeName(int32_t(dtype)));
+  int64_t size = sizeV[0];
+  double denom = periodic ? double(size) : double(size - 1);
+  SmallVector<double> v;
+  for (int64_t i = 0; i < size; ++i) {
+    double w = 0;
+    for (auto [k, c] : llvm::enumerate(coeffs))
+      w += (k % 2 ? -c : c) * std::cos(2 * M_PI * double(k) * i / denom);
+    v.push_back(denom == 0 ? 1.0 : w);
+  }
+  return n.setOutput(0, n.constant(RankedTensorType::get({size}, elt), v)),
+         success();
+}
+LogicalResult convertHannWindow(N &n) { return convertWindow(n, {0.5, 0.5}); }
+LogicalResult convertHammingWindow(N &n) {
+  return convertWindow(n, {25.0 / 46.0, 1.0 - 25.0 / 46.0});
+}
+LogicalResult convertBlackmanWindow(N &n) {
+  return convertWindow(n, {0.42, 0.5, 0.08});
+}
+
+/// Compress with a compile-time condition is a gather of the kept indices.
+LogicalResult convertCompress(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(cond, n.constantInts(1, "condition"));
+  int64_t axis = 0;
+  if (n.hasAttr("axis")) {
+    MLC_TRY(a, n.getInt("axis"));
+    MLC_TRY(norm, n.normalizeAxis(a, N::rankOf(x)));
+    axis = norm;
+  } else {
+    MLC_TRY(flat, reshape(n, x, {product(N::shapeOf(x))}));
+    x = flat;
+  }
+  int64_t len = N::shapeOf(x)[axis];
+  if (int64_t(cond.size()) > len)
+    return n.error() << "condition has " << cond.size()
+                     << " entries for an axis of " << len,
+           failure();
+  SmallVector<int64_t> keep;
+  for (auto [i, c] : llvm::enumerate(cond))
+    if (c)
+      keep.push_back(i);
+  if (keep.empty())
+    return n.unsupported("zero-size result");
+  return out(n, takeAxis(n, x, axis, keep));
+}
+
+LogicalResult convertReverseSequence(N &n) {
+  Value x = n.input(0), lens = n.input(1);
+  MLC_TRY(batchAxis, n.getInt("batch_axis", 1));
+  MLC_TRY(timeAxis, n.getInt("time_axis", 0));
+  SmallVector<int64_t> shape(N::shapeOf(x));
+  if (shape.size() < 2 || !((batchAxis == 0 && timeAxis == 1) ||
+                            (batchAxis == 1 && timeAxis == 0)))
+    return n.error() << "batch_axis and time_axis must be 0 and 1", failure();
+  int64_t t = shape[timeAxis], bsz = shape[batchAxis];
+  // idx[t, b] = t < len[b] ? len[b] - 1 - t : t, gathered along time.
+  SmallVector<int64_t> tshape(2, 1), bshape(2, 1);
+  tshape[timeAxis] = t;
+  bshape[batchAxis] = bsz;
+  Value ti = n.i64Constant(iota(t), tshape);
+  MLC_TRY(l64, castTo(n, lens, n.b.getI64Type()));
+  MLC_TRY(l, reshape(n, l64, bshape));
+  MLC_TRY(inside, compare(n, "lt", ti, l));
+  MLC_TRY(lm1, addScalar(n, l, -1.0));
+  MLC_TRY(rev, binary(n, "sub", lm1, ti));
+  MLC_TRY(idx2, select(n, inside, rev, ti));
+  SmallVector<int64_t> ishape = {shape[0], shape[1]};
+  ishape.append(shape.size() - 2, 1);
+  MLC_TRY(idxR, reshape(n, idx2, ishape));
+  MLC_TRY(idx, n.emit("broadcast_to", {idxR}, {n.arrayAttr("shape", shape)}));
+  return out(n, n.emit("gather_elements", {x, idx},
+                       {n.i64Attr("axis", timeAxis)}));
+}
+
 
 //===----------------------------------------------------------------------===//
 // The table
@@ -2167,7 +2383,7 @@ const OpConverter kConverters[] = {
     {"GlobalAveragePool", 1, kMax, 1, "", convertGlobalAveragePool, ""},
     {"GlobalMaxPool", 1, kMax, 1, "", convertGlobalMaxPool, ""},
     {"BatchNormalization", 7, kMax, 5, "epsilon,momentum,spatial,training_mode",
-     convertBatchNorm, "inference only"},
+     convertBatchNorm, "inference; training_mode from opset 14"},
     {"InstanceNormalization", 6, kMax, 3, "epsilon", convertInstanceNorm, ""},
     {"LayerNormalization", 17, kMax, 2, "axis,epsilon,stash_type",
      convertLayerNorm, "Mean and InvStdDev outputs supported"},
@@ -2229,6 +2445,18 @@ const OpConverter kConverters[] = {
      convertResize,
      "all modes; scales/sizes/roi must be constant; separable matrices"},
     {"Upsample", 7, 9, 1, "mode,scales", convertUpsample, "nearest, linear"},
+    {"Einsum", 12, kMax, 1, "equation", convertEinsum,
+     "no ellipsis or diagonals; a broadcast product and a sum"},
+    {"HannWindow", 17, kMax, 1, "output_datatype,periodic", convertHannWindow,
+     "size must be constant"},
+    {"HammingWindow", 17, kMax, 1, "output_datatype,periodic",
+     convertHammingWindow, "size must be constant"},
+    {"BlackmanWindow", 17, kMax, 1, "output_datatype,periodic",
+     convertBlackmanWindow, "size must be constant"},
+    {"Compress", 9, kMax, 2, "axis", convertCompress,
+     "condition must be constant"},
+    {"ReverseSequence", 10, kMax, 2, "batch_axis,time_axis",
+     convertReverseSequence, ""},
     // Losses.
     {"NegativeLogLikelihoodLoss", 12, kMax, 2, "reduction,ignore_index",
      convertNLLLoss, ""},
