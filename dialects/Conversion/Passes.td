@@ -56,6 +56,18 @@ def LowerStridedCopies : Pass<"mlc-lower-strided-copies", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ExpandBF16 : Pass<"mlc-expand-bf16", "mlir::ModuleOp"> {
+  let summary = "Expand bf16 <-> f32 conversions into integer ops";
+  let description = [{
+    After arith-emulate-unsupported-floats, bf16 values only move and are
+    converted to and from f32. LLVM lowers an f32 -> bf16 fptrunc to a call
+    to __truncsfbf2, which libgcc only has from GCC 13 on; this pass rewrites
+    arith.extf bf16 -> f32 and arith.truncf f32 -> bf16 (round to nearest
+    even, NaN stays NaN) as bit operations, so models need no such helper.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def StaticMemoryPlan : Pass<"mlc-static-memory-plan", "mlir::ModuleOp"> {
   let summary = "Place the entry function's intermediate buffers in one workspace";
   let description = [{

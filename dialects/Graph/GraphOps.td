@@ -12,9 +12,15 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Graph_Tensor : StaticShapeTensorOf<[F32, I64, I32, I1]>;
-def Graph_FloatTensor : StaticShapeTensorOf<[F32]>;
-def Graph_NumericTensor : StaticShapeTensorOf<[F32, I64, I32]>;
+// Integers are signless with signed semantics. f16 and bf16 are storage
+// types: every arithmetic op and math function on them is computed in f32
+// (extend, compute, round to nearest even), one op at a time, so reductions
+// and contractions accumulate in the element type.
+def Graph_Tensor
+    : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8, I1]>;
+def Graph_FloatTensor : StaticShapeTensorOf<[F32, F64, F16, BF16]>;
+def Graph_NumericTensor
+    : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8]>;
 def Graph_BoolTensor : StaticShapeTensorOf<[I1]>;
 def Graph_IndexTensor : StaticShapeTensorOf<[I64, I32]>;
 
@@ -123,8 +129,11 @@ def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise]> {
 def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise]> {
   let summary = "element type conversion";
   let description = [{
-    float -> int truncates toward zero; anything -> i1 is `x != 0`;
-    i1 -> number gives 0 or 1.
+    Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, i1.
+    float -> int truncates toward zero (NaN and out-of-range values are
+    undefined); float -> float and int -> float round to nearest even
+    (f64 -> f16/bf16 rounds once, correctly); int -> int sign-extends or
+    wraps; anything -> i1 is `x != 0`; i1 -> number gives 0 or 1.
   }];
   let arguments = (ins Graph_Tensor:$input, TypeAttr:$to);
   let results = (outs Graph_Tensor:$result);

@@ -77,6 +77,10 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 
 static std::string llvmPipeline(const CPUPipelineOptions &o) {
   return "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         // f16/bf16 are storage types: math and arithmetic run in f32.
+         "math-extend-to-supported-types{target-type=f32},"
+         "arith-emulate-unsupported-floats{source-types=f16,bf16 "
+         "target-type=f32},mlc-expand-bf16,"
          "convert-math-to-llvm,convert-math-to-libm,"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "finalize-memref-to-llvm,"

@@ -58,10 +58,10 @@ struct FoldBatchNorm : OpRewritePattern<BatchNormOp> {
 
     Operation *producer = input.getDefiningOp();
     Location loc = rewriter.getFusedLoc({producer->getLoc(), bn.getLoc()});
-    Type f32 = rewriter.getF32Type();
+    Type elt = bn.getType().getElementType();
     auto epsAttr = DenseElementsAttr::get(
-        RankedTensorType::get({}, f32),
-        rewriter.getF32FloatAttr(bn.getEpsilon().convertToFloat()));
+        RankedTensorType::get({}, elt),
+        rewriter.getFloatAttr(elt, bn.getEpsilon().convertToFloat()));
     Value eps = ConstantOp::create(rewriter, loc, epsAttr);
     Value stddev = SqrtOp::create(
         rewriter, loc, AddOp::create(rewriter, loc, bn.getVariance(), eps));

@@ -245,8 +245,25 @@ uint16_t floatToHalf(float f) {
   return uint16_t(sign | h);
 }
 
+float bf16ToFloat(uint16_t b) {
+  uint32_t x = uint32_t(b) << 16;
+  float f;
+  memcpy(&f, &x, sizeof(f));
+  return f;
+}
+
+uint16_t floatToBF16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof(x));
+  if ((x & 0x7fffffffu) > 0x7f800000u) // NaN: keep sign, force quiet
+    return uint16_t((x >> 16) | 0x40u);
+  x += 0x7fffu + ((x >> 16) & 1u); // round to nearest even (inf on overflow)
+  return uint16_t(x >> 16);
+}
+
 bool isFloatDType(mlc_dtype dtype) {
-  return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16;
+  return dtype == MLC_F32 || dtype == MLC_F64 || dtype == MLC_F16 ||
+         dtype == MLC_BF16;
 }
 
 /// Element i of an array of T (unaligned-safe).
@@ -264,6 +281,8 @@ double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
     return at<double>(data, i);
   case MLC_F16:
     return halfToFloat(at<uint16_t>(data, i));
+  case MLC_BF16:
+    return bf16ToFloat(at<uint16_t>(data, i));
   default:
     return 0;
   }

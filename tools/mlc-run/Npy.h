@@ -64,6 +64,10 @@ inline bool writeFile(const std::string &path, const Array &array,
 float halfToFloat(uint16_t h);
 /// Round to nearest even; overflow gives inf.
 uint16_t floatToHalf(float f);
+/// bfloat16 (no .npy dtype: mlc-run reads and writes such tensors as f4).
+float bf16ToFloat(uint16_t b);
+/// Round to nearest even; NaN stays a (quiet) NaN, overflow gives inf.
+uint16_t floatToBF16(float f);
 bool isFloatDType(mlc_dtype dtype);
 /// Element i of a buffer of `dtype` as a double (floats) or an integer
 /// (integers and bool); 0 for other dtypes.

@@ -319,6 +319,11 @@ void fillRandom(const Slot &slot, uint8_t *data, uint64_t seed,
       memcpy(data + 2 * i, &v, 2);
       break;
     }
+    case MLC_BF16: {
+      uint16_t v = npy::floatToBF16(float(rng.uniform()));
+      memcpy(data + 2 * i, &v, 2);
+      break;
+    }
     case MLC_BOOL:
       data[i] = uint8_t(rng.next() >> 63);
       break;
@@ -428,6 +433,20 @@ npy::Array readFor(const Slot &slot, const std::string &path,
   if (!(isPB ? readONNXTensor(path, array, error)
              : npy::readFile(path, array, error)))
     fatal(error);
+  // numpy has no bfloat16: bf16 tensors come as f4 files, rounded to
+  // nearest even here.
+  if (slot.dtype == MLC_BF16 && array.dtype == MLC_F32 &&
+      array.shape == slot.shape) {
+    std::vector<uint8_t> bf16(2 * array.numElements());
+    for (uint64_t i = 0; i < array.numElements(); ++i) {
+      float f;
+      memcpy(&f, array.data.data() + 4 * i, 4);
+      uint16_t b = npy::floatToBF16(f);
+      memcpy(bf16.data() + 2 * i, &b, 2);
+    }
+    array.dtype = MLC_BF16;
+    array.data = std::move(bf16);
+  }
   if (array.dtype != slot.dtype || array.shape != slot.shape)
     fatal(std::string(kind) + " '" + slot.name + "' is " +
           typeString(slot.dtype, slot.shape) + " but '" + path + "' holds " +
@@ -673,9 +692,20 @@ int main(int argc, char **argv) {
   if (!opts.outputDir.empty()) {
     for (size_t o = 0; o < outputSlots.size(); ++o) {
       std::string error;
-      if (!npy::writeFile(outputFileName(opts.outputDir, outputSlots[o].name),
-                          outputSlots[o].dtype, outputSlots[o].shape,
-                          results[o].data(), results[o].size(), error))
+      const Slot &slot = outputSlots[o];
+      std::string file = outputFileName(opts.outputDir, slot.name);
+      bool written;
+      if (slot.dtype == MLC_BF16) { // as f4: every bf16 value is an f32
+        std::vector<float> f32(slot.numElements);
+        for (uint64_t i = 0; i < slot.numElements; ++i)
+          f32[i] = float(npy::loadFloat(MLC_BF16, results[o].data(), i));
+        written = npy::writeFile(file, MLC_F32, slot.shape, f32.data(),
+                                 f32.size() * 4, error);
+      } else {
+        written = npy::writeFile(file, slot.dtype, slot.shape,
+                                 results[o].data(), results[o].size(), error);
+      }
+      if (!written)
         fatal(error);
     }
   }

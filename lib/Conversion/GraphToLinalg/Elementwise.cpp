@@ -177,11 +177,53 @@ struct ComparePattern : OpRewritePattern<CompareOp> {
   }
 };
 
-/// Scalar conversion between f32, i64, i32 and i1.
+bool isHalfFloat(Type t) { return t.isF16() || t.isBF16(); }
+
+/// f64 -> f32 rounded to odd (toward zero, then the last mantissa bit set
+/// when inexact). Rounding that to f16 or bf16 (at most 11 significant bits,
+/// f32 has 24) gives the correctly rounded f64 -> f16/bf16 result, which
+/// rounding to nearest twice would not.
+Value truncToOddF32(OpBuilder &b, Location loc, Value x) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value t = arith::TruncFOp::create(b, loc, f32, x);
+  Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+  // Rounded up in magnitude: one ulp back toward zero. NaN compares false.
+  Value away = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                     math::AbsFOp::create(b, loc, back),
+                                     math::AbsFOp::create(b, loc, x));
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, x);
+  Value bits = arith::BitcastOp::create(b, loc, i32, t);
+  Value one = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1));
+  Value towardZero = arith::SelectOp::create(
+      b, loc, away, arith::SubIOp::create(b, loc, bits, one), bits);
+  Value odd = arith::SelectOp::create(
+      b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, one),
+      towardZero);
+  return arith::BitcastOp::create(b, loc, f32, odd);
+}
+
+/// Scalar conversion between f32, f64, f16, bf16, i64, i32, i16, i8 and i1.
 Value convertScalar(OpBuilder &b, Location loc, Value x, Type to) {
   Type from = x.getType();
   if (from == to)
     return x;
+  // f16 and bf16 convert through f32, which holds them exactly; producing
+  // them needs only f32 -> f16/bf16 truncations (bf16 ones are expanded to
+  // integer ops before LLVM, see mlc-expand-bf16).
+  if (isHalfFloat(from))
+    return convertScalar(
+        b, loc, arith::ExtFOp::create(b, loc, b.getF32Type(), x), to);
+  if (isHalfFloat(to)) {
+    Value wide = x;
+    if (from.isInteger(1))
+      wide = arith::UIToFPOp::create(b, loc, b.getF32Type(), x);
+    else if (isa<IntegerType>(from)) // exact up to 2^53
+      wide = arith::SIToFPOp::create(b, loc, b.getF64Type(), x);
+    if (wide.getType().isF64())
+      wide = truncToOddF32(b, loc, wide);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
   if (to.isInteger(1)) {
     Value zero = zeroLike(b, loc, x);
     if (isa<FloatType>(from))

@@ -26,11 +26,19 @@ std::optional<std::string> dtypeName(Type t) {
     return "f32";
   if (t.isF64())
     return "f64";
-  if (t.isInteger(64))
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isSignlessInteger(64))
     return "i64";
-  if (t.isInteger(32))
+  if (t.isSignlessInteger(32))
     return "i32";
-  if (t.isInteger(1))
+  if (t.isSignlessInteger(16))
+    return "i16";
+  if (t.isSignlessInteger(8))
+    return "i8";
+  if (t.isSignlessInteger(1))
     return "bool";
   return std::nullopt;
 }
@@ -57,7 +65,8 @@ struct RecordModelSignature
         return func.emitError() << "entry function " << kind << " type "
                                 << type
                                 << " is not a statically shaped tensor of "
-                                   "f32, f64, i64, i32 or i1";
+                                   "f32, f64, f16, bf16, i64, i32, i16, i8 "
+                                   "or i1";
       std::string name = nameAttr ? nameAttr.str() : defaultName.str();
       if (name.empty() || name.find('\n') != std::string::npos)
         return func.emitError()

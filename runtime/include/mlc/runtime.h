@@ -42,7 +42,8 @@ typedef enum mlc_dtype {
   MLC_I32 = 6,
   MLC_I64 = 7,
   MLC_U8 = 8,
-  MLC_BOOL = 9 /* one byte per element, 0 or 1 */
+  MLC_BOOL = 9, /* one byte per element, 0 or 1 */
+  MLC_BF16 = 10 /* bfloat16: the upper 16 bits of an IEEE f32 */
 } mlc_dtype;
 
 typedef enum mlc_status {

@@ -15,6 +15,10 @@ Inputs must have the declared shape. numpy arrays must also have the
 declared dtype (no silent casts); other values (lists, scalars) are converted
 to it when that loses nothing. Failures raise TypeError/ValueError for bad
 arguments and mlc.Error for anything the runtime reports.
+
+numpy has no bfloat16: bf16 tensors are declared as float32 here; bf16
+inputs take float32 values, rounded to nearest even (NaN stays NaN) before
+the run, and bf16 outputs come back as float32 arrays (exactly).
 """
 
 import ctypes
@@ -39,7 +43,22 @@ _DTYPES = {
     8: np.dtype(np.uint8),
     9: np.dtype(np.bool_),
 }
-_CODES = {dtype: code for code, dtype in _DTYPES.items()}
+# bf16 (MLC_BF16): float32 on the Python side, uint16 bits for the runtime.
+_BF16 = 10
+
+
+def _to_bf16_bits(array):
+    """float32 array -> uint16 bfloat16 bits, rounded to nearest even."""
+    bits = np.ascontiguousarray(array, np.float32).view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1)))
+               >> 16).astype(np.uint16)
+    nan = np.isnan(array)
+    return np.where(nan, ((bits >> 16) | np.uint32(0x40)).astype(np.uint16),
+                    rounded)
+
+
+def _from_bf16_bits(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 class Error(RuntimeError):
@@ -131,6 +150,10 @@ class Model:
         self.workspace_bytes = int(
             self._lib.mlc_model_workspace_size(handle))
         # ctypes shape arrays, built once: they never change.
+        self._input_codes = self._codes(self._lib.mlc_model_input_info,
+                                        len(self.inputs))
+        self._output_codes = self._codes(self._lib.mlc_model_output_info,
+                                         len(self.outputs))
         self._input_shapes = [self._c_shape(s) for _, _, s in self.inputs]
         self._output_shapes = [self._c_shape(s) for _, _, s in self.outputs]
 
@@ -144,9 +167,23 @@ class Model:
             if info_fn(self._handle, i, ctypes.byref(info)) != 0:
                 raise Error(self._last_error())
             shape = tuple(int(info.shape[d]) for d in range(info.rank))
-            result.append((info.name.decode("utf-8", "replace"),
-                           _DTYPES[info.dtype], shape))
+            dtype = (np.dtype(np.float32) if info.dtype == _BF16
+                     else _DTYPES.get(info.dtype))
+            if dtype is None:
+                raise Error(f"tensor {i} has an unsupported dtype code "
+                            f"{info.dtype}")
+            result.append((info.name.decode("utf-8", "replace"), dtype,
+                           shape))
         return result
+
+    def _codes(self, info_fn, count):
+        codes = []
+        for i in range(count):
+            info = _TensorInfo()
+            if info_fn(self._handle, i, ctypes.byref(info)) != 0:
+                raise Error(self._last_error())
+            codes.append(int(info.dtype))
+        return codes
 
     @staticmethod
     def _c_shape(shape):
@@ -230,22 +267,26 @@ class Model:
     def _run(self, arrays):
         if self._handle is None:
             raise Error("the model has been closed")
-        outputs = [np.empty(shape, dtype) for _, dtype, shape in self.outputs]
+        arrays = [_to_bf16_bits(a) if code == _BF16 else a
+                  for a, code in zip(arrays, self._input_codes)]
+        outputs = [np.empty(shape, np.uint16 if code == _BF16 else dtype)
+                   for (_, dtype, shape), code in zip(self.outputs,
+                                                      self._output_codes)]
         c_inputs = (_Tensor * max(len(arrays), 1))()
-        for i, (array, (_, dtype, shape)) in enumerate(zip(arrays,
-                                                           self.inputs)):
-            c_inputs[i] = _Tensor(array.ctypes.data, _CODES[dtype],
+        for i, (array, (_, _, shape)) in enumerate(zip(arrays, self.inputs)):
+            c_inputs[i] = _Tensor(array.ctypes.data, self._input_codes[i],
                                   len(shape), self._input_shapes[i])
         c_outputs = (_Tensor * len(outputs))()
-        for i, (array, (_, dtype, shape)) in enumerate(zip(outputs,
-                                                           self.outputs)):
-            c_outputs[i] = _Tensor(array.ctypes.data, _CODES[dtype],
+        for i, (array, (_, _, shape)) in enumerate(zip(outputs,
+                                                       self.outputs)):
+            c_outputs[i] = _Tensor(array.ctypes.data, self._output_codes[i],
                                    len(shape), self._output_shapes[i])
         status = self._lib.mlc_model_run(self._handle, c_inputs, len(arrays),
                                          c_outputs, len(outputs))
         if status != 0:
             raise Error(self._last_error())
-        return outputs
+        return [_from_bf16_bits(a) if code == _BF16 else a
+                for a, code in zip(outputs, self._output_codes)]
 
     def __call__(self, *args, **kwargs):
         """Runs the model: an array if it has one output, else a tuple."""

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @dynamic_operand(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<?x3xf32>'}}
   %0 = graph.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
@@ -28,7 +28,7 @@ func.func @dynamic_operand_unary(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
 // -----
 
 func.func @unranked_operand(%a: tensor<*xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'graph.transpose' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'graph.transpose' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer values, but got 'tensor<*xf32>'}}
   %0 = graph.transpose %a {perm = array<i64: 0>} : (tensor<*xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -55,10 +55,10 @@ func.func @dynamic_result(%a: tensor<2x3xf32>) -> tensor<?x3xf32> {
 
 // -----
 
-func.func @constant_f16() -> tensor<2xf16> {
-  // expected-error @+1 {{'graph.constant' op result #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer or 1-bit signless integer values, but got 'tensor<2xf16>'}}
-  %0 = graph.constant dense<1.0> : tensor<2xf16>
-  return %0 : tensor<2xf16>
+func.func @constant_ui8() -> tensor<2xui8> {
+  // expected-error @+1 {{'graph.constant' op result #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer values, but got 'tensor<2xui8>'}}
+  %0 = graph.constant dense<1> : tensor<2xui8>
+  return %0 : tensor<2xui8>
 }
 
 // -----
@@ -103,7 +103,7 @@ func.func @add_not_broadcastable(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tens
 // -----
 
 func.func @add_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.add %a, %a : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -147,7 +147,7 @@ func.func @div_result_dtype(%a: tensor<2xi32>) -> tensor<2xi64> {
 // -----
 
 func.func @pow_i32(%a: tensor<2xi32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi32>'}}
   %0 = graph.pow %a, %a : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -186,7 +186,7 @@ func.func @neg_wrong_result(%a: tensor<2xf32>) -> tensor<3xf32> {
 // -----
 
 func.func @neg_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.neg' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.neg' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.neg %a : tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -194,7 +194,7 @@ func.func @neg_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
 // -----
 
 func.func @abs_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.abs' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.abs' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.abs %a : tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -211,7 +211,7 @@ func.func @relu_wrong_result(%a: tensor<2xi64>) -> tensor<2xf32> {
 // -----
 
 func.func @exp_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.exp' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'graph.exp' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi64>'}}
   %0 = graph.exp %a : tensor<2xi64>
   return %0 : tensor<2xi64>
 }
@@ -219,7 +219,7 @@ func.func @exp_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
 // -----
 
 func.func @log_i32(%a: tensor<2xi32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'graph.log' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  // expected-error @+1 {{'graph.log' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi32>'}}
   %0 = graph.log %a : tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -227,7 +227,7 @@ func.func @log_i32(%a: tensor<2xi32>) -> tensor<2xi32> {
 // -----
 
 func.func @sqrt_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.sqrt' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'graph.sqrt' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi64>'}}
   %0 = graph.sqrt %a : tensor<2xi64>
   return %0 : tensor<2xi64>
 }
@@ -235,17 +235,17 @@ func.func @sqrt_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
 // -----
 
 func.func @rsqrt_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.rsqrt' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.rsqrt' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi1>'}}
   %0 = graph.rsqrt %a : tensor<2xi1>
   return %0 : tensor<2xi1>
 }
 
 // -----
 
-func.func @tanh_f16(%a: tensor<2xf16>) -> tensor<2xf16> {
-  // expected-error @+1 {{'graph.tanh' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xf16>'}}
-  %0 = graph.tanh %a : tensor<2xf16>
-  return %0 : tensor<2xf16>
+func.func @tanh_i8(%a: tensor<2xi8>) -> tensor<2xi8> {
+  // expected-error @+1 {{'graph.tanh' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi8>'}}
+  %0 = graph.tanh %a : tensor<2xi8>
+  return %0 : tensor<2xi8>
 }
 
 // -----
@@ -260,7 +260,7 @@ func.func @sigmoid_wrong_result(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
 // -----
 
 func.func @erf_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.erf' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'graph.erf' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi64>'}}
   %0 = graph.erf %a : tensor<2xi64>
   return %0 : tensor<2xi64>
 }
@@ -268,7 +268,7 @@ func.func @erf_i64(%a: tensor<2xi64>) -> tensor<2xi64> {
 // -----
 
 func.func @gelu_i32(%a: tensor<2xi32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'graph.gelu' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  // expected-error @+1 {{'graph.gelu' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi32>'}}
   %0 = graph.gelu %a {tanh_approximation} : tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -357,10 +357,10 @@ func.func @select_wrong_result(%c: tensor<2x1xi1>, %a: tensor<3xf32>) -> tensor<
 
 // -----
 
-func.func @cast_to_f16(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+2 {{cannot cast to f16: supported element types are f32, i64, i32, i1}}
+func.func @cast_to_ui16(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{cannot cast to ui16: supported element types are f32, f64, f16, bf16, i64, i32, i16, i8, i1}}
   // expected-error @+1 {{'graph.cast' op failed to infer returned types}}
-  %0 = graph.cast %a {to = f16} : (tensor<2xf32>) -> tensor<2xf32>
+  %0 = graph.cast %a {to = ui16} : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 
@@ -582,7 +582,7 @@ func.func @conv_missing_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<6x4x3x3xf32>)
 // -----
 
 func.func @conv_i64(%x: tensor<1x4x8x8xi64>, %w: tensor<6x4x3x3xi64>) -> tensor<1x6x6x6xi64> {
-  // expected-error @+1 {{'graph.conv2d' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<1x4x8x8xi64>'}}
+  // expected-error @+1 {{'graph.conv2d' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<1x4x8x8xi64>'}}
   %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x8x8xi64>, tensor<6x4x3x3xi64>) -> tensor<1x6x6x6xi64>
   return %0 : tensor<1x6x6x6xi64>
 }
@@ -803,7 +803,7 @@ func.func @log_softmax_negative_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 func.func @log_softmax_i32(%x: tensor<2x3xi32>) -> tensor<2x3xi32> {
-  // expected-error @+1 {{'graph.log_softmax' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2x3xi32>'}}
+  // expected-error @+1 {{'graph.log_softmax' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2x3xi32>'}}
   %0 = graph.log_softmax %x {axis = 1 : i64} : tensor<2x3xi32>
   return %0 : tensor<2x3xi32>
 }
@@ -833,7 +833,7 @@ func.func @reduce_mean_repeated_axis(%x: tensor<2x3xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @reduce_mean_i64(%x: tensor<2x3xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.reduce_mean' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2x3xi64>'}}
+  // expected-error @+1 {{'graph.reduce_mean' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2x3xi64>'}}
   %0 = graph.reduce_mean %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xi64>) -> tensor<2xi64>
   return %0 : tensor<2xi64>
 }

@@ -19,6 +19,11 @@ Tolerances are chosen per case: exact (rtol 0, atol 0) for integer and bool
 outputs and for float ops that only move, select or compare values; the
 default rtol 1e-4 / atol 1e-5 for float arithmetic.
 
+Cases with element types model.json does not have (f64, f16, bf16, i16, i8)
+are written as graph-dialect model.mlir instead (Case.mlir). numpy has no
+bfloat16: bf16 tensors are float32 .npy files holding bf16 values, which
+mlc-run reads and writes that way.
+
 Cases that mlc currently gets wrong are listed in XFAIL below with the bug;
 their .test files are marked `XFAIL: *`.
 
@@ -47,7 +52,8 @@ DEFAULT_TOL = (1e-4, 1e-5)   # (rtol, atol) for float arithmetic
 EXACT = (0.0, 0.0)
 
 NP_DTYPES = {"f32": np.float32, "i64": np.int64, "i32": np.int32,
-             "bool": np.bool_}
+             "bool": np.bool_, "f64": np.float64, "f16": np.float16,
+             "i16": np.int16, "i8": np.int8}
 
 # Cases expected to fail because of a known mlc bug: case -> comment lines.
 XFAIL = {}
@@ -75,6 +81,7 @@ class Case:
         self.nodes = []
         self.outputs = []   # (name, expected array, (rtol, atol))
         self.counter = 0
+        self.mlir = None    # graph-dialect model text instead of model.json
         seed = zlib.crc32(name.encode())
         self.rng = np.random.default_rng(seed)
         torch.manual_seed(seed)
@@ -110,7 +117,7 @@ class Case:
         dtype_of(expected)
         if tol is None:
             tol = DEFAULT_TOL if expected.dtype == np.float32 else EXACT
-        if expected.dtype != np.float32:
+        if expected.dtype.kind != "f":
             assert tol == EXACT, "integer/bool outputs are compared exactly"
         self.outputs.append((name, expected, tol))
         return name
@@ -182,7 +189,8 @@ def lit_test(c):
              "torch/numpy in float64."]
     if c.name in XFAIL:
         lines += ["#"] + ["# " + l for l in XFAIL[c.name]] + ["XFAIL: *"]
-    lines.append("RUN: mlc-compile %s/model.json -o %%t.so" % d)
+    lines.append("RUN: mlc-compile %s/%s -o %%t.so" % (
+        d, "model.json" if c.mlir is None else "model.mlir"))
     # One mlc-run per tolerance group, each with its own check prefix.
     groups = []
     for name, _, tol in c.outputs:
@@ -224,8 +232,12 @@ def write_case(c):
         shutil.rmtree(d)
     os.makedirs(os.path.join(d, "inputs"))
     os.makedirs(os.path.join(d, "expected"))
-    with open(os.path.join(d, "model.json"), "w") as f:
-        f.write(model_json(c))
+    if c.mlir is None:
+        with open(os.path.join(d, "model.json"), "w") as f:
+            f.write(model_json(c))
+    else:
+        with open(os.path.join(d, "model.mlir"), "w") as f:
+            f.write(c.mlir)
     for n, a in c.inputs:
         np.save(os.path.join(d, "inputs", n + ".npy"), a)
     for n, a, _ in c.outputs:
@@ -1856,6 +1868,419 @@ def fanout():
 
 #===------------------------------------------------------------------------===#
 
+#===------------------------------------------------------------------------===#
+# Element types beyond model.json: f64, f16, bf16, i16, i8 (model.mlir)
+#===------------------------------------------------------------------------===#
+
+MLIR_ELT = {"f32": "f32", "f64": "f64", "f16": "f16", "bf16": "bf16",
+            "i64": "i64", "i32": "i32", "i16": "i16", "i8": "i8",
+            "bool": "i1"}
+FLOATS = ("f32", "f64", "f16", "bf16")
+ALL_DTYPES = ("f32", "f64", "f16", "bf16", "i8", "i16", "i32", "i64", "bool")
+BF16_MAX = (2 - 2.0**-7) * 2.0**127
+
+
+def bf16_round(x):
+    """Correctly rounded float64 -> bfloat16 (nearest even), as float32
+    (bf16 .npy files are float32)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(all="ignore"):
+        m, e = np.frexp(x)
+        r = np.ldexp(np.rint(np.ldexp(m, 8)), e - 8)
+        sub = np.ldexp(np.rint(np.ldexp(x, 133)), -133)
+        r = np.where(np.abs(x) < 2.0**-126, sub, r)
+        r = np.where(np.abs(r) > BF16_MAX, np.copysign(np.inf, x), r)
+        r = np.where(np.isfinite(x), r, x)
+    return r.astype(np.float32)
+
+
+def as_dtype(x, dt):
+    """float64/int values -> the array mlc-run reads for dtype `dt`."""
+    if dt == "bf16":
+        return bf16_round(x)
+    return np.asarray(x).astype(NP_DTYPES[dt])
+
+
+def ttype(shape, dt):
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), MLIR_ELT[dt])
+
+
+class Mlir:
+    """A graph-dialect @main built alongside a Case: values are
+    (ssa name, shape, dtype)."""
+
+    def __init__(self, c):
+        self.c, self.args, self.lines, self.results, self.n = c, [], [], [], 0
+
+    def arg(self, name, values, dt):
+        a = as_dtype(values, dt)
+        self.c.input(name, a)
+        self.args.append((name, a.shape, dt))
+        return ("%" + name, a.shape, dt)
+
+    def emit(self, text, shape, dt):
+        self.n += 1
+        v = "%%v%d" % self.n
+        self.lines.append("  %s = %s" % (v, text))
+        return (v, tuple(shape), dt)
+
+    def const(self, values, dt):
+        a = np.asarray(as_dtype(values, dt))
+        if dt == "bool":
+            items = ["true" if v else "false" for v in a.reshape(-1)]
+        elif dt in FLOATS:
+            # MLIR float literals need a '.': 1e+300 -> 1.0e+300.
+            items = [repr(float(v)) if "." in repr(float(v)) else
+                     repr(float(v)).replace("e", ".0e")
+                     for v in a.reshape(-1)]
+        else:
+            items = [str(int(v)) for v in a.reshape(-1)]
+        flat = "[%s]" % ", ".join(items)
+        shaped = self.emit("graph.constant dense<%s> : %s" % (
+            flat, ttype((a.size,), dt)), (a.size,), dt)
+        return self.reshape(shaped, a.shape), a
+
+    def reshape(self, v, shape):
+        if tuple(v[1]) == tuple(shape):
+            return v
+        return self.emit("graph.reshape %s {shape = array<i64%s>} : (%s) -> %s"
+                         % (v[0], "".join(": %d" % d if i == 0 else ", %d" % d
+                                          for i, d in enumerate(shape)),
+                            ttype(v[1], v[2]), ttype(shape, v[2])),
+                         shape, v[2])
+
+    def unary(self, op, v):
+        return self.emit("graph.%s %s : %s" % (op, v[0], ttype(v[1], v[2])),
+                         v[1], v[2])
+
+    def binary(self, op, a, b, dt=None):
+        shape = np.broadcast_shapes(a[1], b[1])
+        dt = dt or a[2]
+        return self.emit("graph.%s %s, %s : (%s, %s) -> %s" % (
+            op, a[0], b[0], ttype(a[1], a[2]), ttype(b[1], b[2]),
+            ttype(shape, dt)), shape, dt)
+
+    def compare(self, pred, a, b):
+        shape = np.broadcast_shapes(a[1], b[1])
+        return self.emit("graph.compare %s, %s, %s : (%s, %s) -> %s" % (
+            pred, a[0], b[0], ttype(a[1], a[2]), ttype(b[1], b[2]),
+            ttype(shape, "bool")), shape, "bool")
+
+    def cast(self, v, dt):
+        return self.emit("graph.cast %s {to = %s} : (%s) -> %s" % (
+            v[0], MLIR_ELT[dt], ttype(v[1], v[2]), ttype(v[1], dt)), v[1], dt)
+
+    def reduce(self, op, v, axes, keepdims=False):
+        shape = [d for i, d in enumerate(v[1]) if i not in axes or keepdims]
+        shape = [1 if i in axes else d for i, d in enumerate(v[1])] \
+            if keepdims else shape
+        return self.emit(
+            "graph.%s %s {axes = array<i64: %s>, keepdims = %s} : (%s) -> %s"
+            % (op, v[0], ", ".join(map(str, axes)),
+               "true" if keepdims else "false", ttype(v[1], v[2]),
+               ttype(shape, v[2])), shape, v[2])
+
+    def matmul(self, a, b):
+        shape = a[1][:-1] + b[1][-1:]
+        return self.emit("graph.matmul %s, %s : (%s, %s) -> %s" % (
+            a[0], b[0], ttype(a[1], a[2]), ttype(b[1], b[2]),
+            ttype(shape, a[2])), shape, a[2])
+
+    def softmax(self, v, axis):
+        return self.emit("graph.softmax %s {axis = %d : i64} : %s" % (
+            v[0], axis, ttype(v[1], v[2])), v[1], v[2])
+
+    def pad(self, v, pads, value):
+        rank = len(v[1])
+        shape = [d + pads[i] + pads[rank + i] for i, d in enumerate(v[1])]
+        return self.emit(
+            "graph.pad %s {pads = array<i64: %s>, value = %r : f64} : "
+            "(%s) -> %s" % (v[0], ", ".join(map(str, pads)), float(value),
+                            ttype(v[1], v[2]), ttype(shape, v[2])),
+            shape, v[2])
+
+    def output(self, name, v, expected, tol):
+        expected = np.asarray(expected)
+        if v[2] == "bf16":
+            assert expected.dtype == np.float32
+        else:
+            assert expected.dtype == NP_DTYPES[v[2]], (name, expected.dtype)
+        assert tuple(expected.shape) == tuple(v[1]), (name, expected.shape)
+        self.c.output(name, expected, tol)
+        self.results.append((name, v))
+
+    def finish(self):
+        args = ", ".join('%%%s: %s {mlc.name = "%s"}' % (n, ttype(s, d), n)
+                         for n, s, d in self.args)
+        res = ", ".join('%s {mlc.name = "%s"}' % (ttype(v[1], v[2]), n)
+                        for n, v in self.results)
+        ret = "  return %s : %s" % (
+            ", ".join(v[0] for _, v in self.results),
+            ", ".join(ttype(v[1], v[2]) for _, v in self.results))
+        self.c.mlir = ("// Generated by gen_op_tests.py.\n"
+                       "func.func @main(%s) -> (%s) {\n%s\n%s\n}\n" % (
+                           args, res, "\n".join(self.lines), ret))
+        return self.c
+
+
+def cast_expected(x, src, dst):
+    """Reference cast of the source values `x` (as mlc-run holds them; bf16
+    as float32): float -> int truncates (values are in range), int -> int
+    wraps, to float rounds the exact value once to nearest even."""
+    if dst == "bool":
+        return x != 0
+    # Exact for every test value but +-(2**63 - 1), whose one rounding to
+    # float64 (2**63) is also the correctly rounded result in every type.
+    exact = x.astype(np.float64)
+    if dst in FLOATS:
+        with np.errstate(over="ignore"):
+            return as_dtype(exact, dst)
+    if src in FLOATS:
+        t = np.trunc(exact)
+        assert np.all(np.abs(t) < 128), "float -> int must stay in range"
+        return t.astype(np.int64).astype(NP_DTYPES[dst])
+    return x.astype(np.int64 if src == "bool" else x.dtype).astype(
+        NP_DTYPES[dst])
+
+
+CAST_FLOAT_VALUES = [
+    -100.75, -2.5, -1.5, -0.5, -0.0, 0.0, 0.3, 0.5, 1.5, 2.7, 99.9, 127.0,
+    -77.7777777777, 3.141592653589793,
+    1 + 2**-8, 1 + 3 * 2**-8, 1 + 2**-11, 1 + 3 * 2**-11,
+    # Just above a bf16 / f16 / f32 tie: rounding through f32 to nearest
+    # would land on the tie and round to even, i.e. down (wrong).
+    1 + 2**-8 + 2**-40, 1 + 2**-11 + 2**-40, 1 + 2**-24 + 2**-50,
+    -(1 + 2**-8 + 2**-40)]
+CAST_INT_VALUES = {
+    "i8": [-128, -100, -7, -1, 0, 1, 5, 100, 127, 64, 33, -33],
+    "i16": [-32768, -300, -129, -1, 0, 1, 255, 300, 32767, 2049, 2051, 129],
+    "i32": [-2**31, -70000, -1, 0, 1, 65535, 2**24 + 1, 2**31 - 1, 300,
+            -129, 65519, 65520],
+    "i64": [-2**63, -2**40 - 1, -1, 0, 1, 2**24 + 1, 2**63 - 1, 65519, -129,
+            300, 2**40 + 2**32 + 1, 257],
+}
+
+
+def dtype_cast_case(src):
+    c = Case("dtype_cast_from_%s" % src,
+             "cast %s -> f32, f64, f16, bf16, i8, i16, i32, i64, bool: "
+             "float -> int truncates, int -> int wraps, to float rounds once "
+             "to nearest even (model.mlir)" % src)
+    m = Mlir(c)
+    if src in FLOATS:
+        values = np.float64(CAST_FLOAT_VALUES).reshape(2, -1)
+    elif src == "bool":
+        values = np.array([[True, False, True, True], [False, True, False,
+                                                        False]])
+    else:
+        values = np.array(CAST_INT_VALUES[src], np.int64).reshape(2, -1)
+    x = m.arg("x", values, src)
+    xs = c.inputs[-1][1]
+    for dst in ALL_DTYPES:
+        m.output("to_" + dst, m.cast(x, dst), cast_expected(xs, src, dst),
+                 EXACT)
+    return m.finish()
+
+
+for _src in ALL_DTYPES:
+    case((lambda s: lambda: dtype_cast_case(s))(_src))
+
+
+@case
+def dtype_cast_float_special():
+    c = Case("dtype_cast_float_special", "float -> float casts of NaN, "
+             "+-inf, overflow to inf, subnormal results and -0 "
+             "(model.mlir)")
+    m = Mlir(c)
+    values = np.float64([np.nan, np.inf, -np.inf, 1e39, -1e39, 3.4e38,
+                         70000.0, 65520.0, 65519.99, -65536.0, 1e-8, -1e-8,
+                         1e-40, 2.0**-133, 2.0**-150, -0.0])
+    x = m.arg("x", values, "f64")
+    for dst in ("f32", "f16", "bf16"):
+        m.output("f64_to_" + dst, m.cast(x, dst),
+                 cast_expected(values, "f64", dst), EXACT)
+    with np.errstate(over="ignore"):
+        ys = values.astype(np.float32)
+    y = m.arg("y", ys, "f32")
+    ys = ys.astype(np.float64)
+    for dst in ("f16", "bf16", "f64"):
+        m.output("f32_to_" + dst, m.cast(y, dst),
+                 cast_expected(ys, "f64", dst), EXACT)
+    return m.finish()
+
+
+@case
+def dtype_binary_f64():
+    c = Case("dtype_binary_f64", "f64 add/sub/mul/div/max/min/pow with "
+             "broadcasting and an f64 constant, to near double precision "
+             "(model.mlir)")
+    m = Mlir(c)
+    xv = c.rng.standard_normal((3, 4)) * 3
+    yv = c.rng.standard_normal(4) + np.array([0.5, -0.5, 2, -2])
+    x, y = m.arg("x", xv, "f64"), m.arg("y", yv, "f64")
+    k, kv = m.const([1.0 / 3, -2.0**-30, 1e300, 7.25], "f64")
+    tol = (1e-15, 0.0)
+    m.output("add", m.binary("add", x, y), xv + yv, tol)
+    m.output("sub", m.binary("sub", x, y), xv - yv, tol)
+    m.output("mul", m.binary("mul", x, y), xv * yv, tol)
+    m.output("div", m.binary("div", x, y), xv / yv, tol)
+    m.output("max", m.binary("max", x, y), np.maximum(xv, yv), EXACT)
+    m.output("min", m.binary("min", x, y), np.minimum(xv, yv), EXACT)
+    ax = m.unary("abs", x)
+    m.output("pow", m.binary("pow", ax, y), np.abs(xv) ** yv, (1e-14, 0.0))
+    m.output("mul_const", m.binary("mul", x, k), xv * kv, tol)
+    return m.finish()
+
+
+@case
+def dtype_unary_f64():
+    c = Case("dtype_unary_f64", "f64 exp/log/sqrt/tanh/erf/sigmoid/neg call "
+             "the double libm functions (an f32 evaluation would be off by "
+             "1e-8) (model.mlir)")
+    m = Mlir(c)
+    xv = np.concatenate([c.rng.uniform(-5, 5, 14), [0.0, 1e-10]])
+    x = m.arg("x", xv, "f64")
+    ax = m.unary("abs", x)
+    tol = (2e-15, 1e-300)
+    m.output("exp", m.unary("exp", x), np.exp(xv), tol)
+    m.output("log", m.unary("log", m.binary("add", ax, m.const([1.0],
+                                                                "f64")[0])),
+             np.log(np.abs(xv) + 1.0), tol)
+    m.output("sqrt", m.unary("sqrt", ax), np.sqrt(np.abs(xv)), tol)
+    m.output("tanh", m.unary("tanh", x), np.tanh(xv), tol)
+    m.output("erf", m.unary("erf", x),
+             np.array([math.erf(v) for v in xv]), tol)
+    m.output("sigmoid", m.unary("sigmoid", x), 1 / (1 + np.exp(-xv)), tol)
+    m.output("neg", m.unary("neg", x), -xv, EXACT)
+    return m.finish()
+
+
+@case
+def dtype_reduce_matmul_f64():
+    c = Case("dtype_reduce_matmul_f64", "f64 reduce_sum/mean/max, matmul "
+             "and softmax, to near double precision (model.mlir)")
+    m = Mlir(c)
+    xv = c.rng.standard_normal((4, 6)) * 10
+    wv = c.rng.standard_normal((6, 5))
+    x, w = m.arg("x", xv, "f64"), m.arg("w", wv, "f64")
+    tol = (1e-13, 1e-13)
+    m.output("sum", m.reduce("reduce_sum", x, [1]), xv.sum(1), tol)
+    m.output("mean", m.reduce("reduce_mean", x, [0], True),
+             xv.mean(0, keepdims=True), tol)
+    m.output("max", m.reduce("reduce_max", x, [0, 1]),
+             np.float64(xv.max()), EXACT)
+    m.output("matmul", m.matmul(x, w), xv @ wv, tol)
+    e = np.exp(xv - xv.max(1, keepdims=True))
+    m.output("softmax", m.softmax(x, 1), e / e.sum(1, keepdims=True), tol)
+    m.output("padded", m.pad(x, [1, 0, 0, 2], -1.25),
+             np.pad(xv, ((1, 0), (0, 2)), constant_values=-1.25), EXACT)
+    return m.finish()
+
+
+@case
+def dtype_unary_f16():
+    c = Case("dtype_unary_f16", "f16 exp/tanh/sqrt/sigmoid (computed in f32, "
+             "rounded to f16 per op), neg/abs/relu, an f16 constant, compare "
+             "and reduce_max (model.mlir)")
+    m = Mlir(c)
+    xv = np.concatenate([c.rng.uniform(-4, 4, 20), [0.0, -0.0, 65504.0,
+                                                    -1.5]])
+    x = m.arg("x", xv, "f16")
+    x16 = c.inputs[-1][1]
+    x32 = x16.astype(np.float32)
+
+    def r16(v):
+        with np.errstate(over="ignore"):
+            return np.asarray(v, np.float32).astype(np.float16)
+    tol = (2e-3, 1e-4)  # 2 f16 ulps
+    with np.errstate(over="ignore"):
+        e = np.exp(x32)
+    m.output("exp", m.unary("exp", x), r16(e), tol)
+    m.output("tanh", m.unary("tanh", x), r16(np.tanh(x32)), tol)
+    m.output("sqrt", m.unary("sqrt", m.unary("abs", x)),
+             r16(np.sqrt(np.abs(x32))), tol)
+    m.output("sigmoid", m.unary("sigmoid", x),
+             r16(1 / (1 + np.exp(-x32.astype(np.float64)))), (4e-3, 1e-4))
+    m.output("neg", m.unary("neg", x), -x16, EXACT)
+    m.output("relu", m.unary("relu", x), np.maximum(x16, np.float16(0)),
+             EXACT)
+    k, kv = m.const(np.linspace(-3, 3, 24), "f16")
+    m.output("add_const", m.binary("add", x, k),
+             r16(x32 + kv.astype(np.float32)), EXACT)
+    m.output("lt", m.compare("lt", x, k), x16 < kv, EXACT)
+    m.output("max", m.reduce("reduce_max", m.reshape(x, (4, 6)), [1]),
+             x16.reshape(4, 6).max(1), EXACT)
+    return m.finish()
+
+
+@case
+def dtype_bf16():
+    c = Case("dtype_bf16", "bf16 (float32 .npy files) exp/tanh computed in "
+             "f32 and rounded per op, add with a bf16 constant, matmul, "
+             "reduce_max of negative rows (model.mlir)")
+    m = Mlir(c)
+    xv = c.rng.uniform(-3, 3, (3, 8))
+    x = m.arg("x", xv, "bf16")
+    xb = c.inputs[-1][1].astype(np.float64)
+    tol = (1.6e-2, 1e-4)  # 2 bf16 ulps
+    m.output("exp", m.unary("exp", x), bf16_round(np.exp(xb)), tol)
+    m.output("tanh", m.unary("tanh", x), bf16_round(np.tanh(xb)), tol)
+    k, kv = m.const(np.arange(8) * 0.25 - 1, "bf16")
+    m.output("add_const", m.binary("add", x, k),
+             bf16_round(xb + kv.astype(np.float64)), EXACT)
+    w, wv = m.const(np.eye(8)[:, :4] * 2, "bf16")
+    m.output("matmul", m.matmul(x, w), bf16_round(xb @ wv.astype(np.float64)),
+             EXACT)
+    neg = m.binary("sub", m.unary("neg", m.unary("abs", x)),
+                   m.const([100.0], "bf16")[0])
+    m.output("max_neg", m.reduce("reduce_max", neg, [1]),
+             bf16_round(bf16_round(-np.abs(xb) - 100).astype(np.float64)
+                        .max(1)), EXACT)
+    return m.finish()
+
+
+def int_case(dt):
+    c = Case("dtype_arith_%s" % dt, "%s add/sub/mul wrap around, max/min, "
+             "div (x / 0 = 0, MIN / -1 = MIN), neg/abs of MIN, reduce_sum "
+             "(wraps) and reduce_max (identity MIN), pad (model.mlir)" % dt)
+    m = Mlir(c)
+    t = NP_DTYPES[dt]
+    info = np.iinfo(t)
+    lo, hi = int(info.min), int(info.max)
+    av = np.array([[lo, hi, 100, -100, 7, -7, 0, 1],
+                   [hi - 1, lo + 1, -1, 3, 50, -50, 12, -128]], np.int64)
+    bv = np.array([1, 1, 100, -100, 0, -1, -1, 3], np.int64)
+    a, b = m.arg("a", av, dt), m.arg("b", bv, dt)
+    a_, b_ = c.inputs[-2][1].astype(np.int64), c.inputs[-1][1].astype(
+        np.int64)
+
+    def wrap(v):
+        return np.asarray(v, np.int64).astype(t)
+    m.output("add", m.binary("add", a, b), wrap(a_ + b_), EXACT)
+    m.output("sub", m.binary("sub", a, b), wrap(a_ - b_), EXACT)
+    m.output("mul", m.binary("mul", a, b), wrap(a_ * b_), EXACT)
+    m.output("max", m.binary("max", a, b), wrap(np.maximum(a_, b_)), EXACT)
+    m.output("min", m.binary("min", a, b), wrap(np.minimum(a_, b_)), EXACT)
+    m.output("div", m.binary("div", a, b), wrap(int_div(a_, b_)), EXACT)
+    m.output("neg", m.unary("neg", a), wrap(-a_), EXACT)
+    m.output("abs", m.unary("abs", a), wrap(np.abs(a_)), EXACT)
+    m.output("sum", m.reduce("reduce_sum", a, [1]), wrap(a_.sum(1)), EXACT)
+    neg = m.const([[lo, lo + 1, -3], [-9, -2, lo]], dt)
+    m.output("rmax_of_neg_rows", m.reduce("reduce_max", neg[0], [1]),
+             wrap([-3, -2]), EXACT)
+    k, kv = m.const([hi, lo, 2, -3, 5, 0, 1, -1], dt)
+    m.output("add_const", m.binary("add", a, k),
+             wrap(a_ + kv.astype(np.int64)), EXACT)
+    m.output("padded", m.pad(b, [2, 1], -5),
+             wrap(np.pad(b_, (2, 1), constant_values=-5)), EXACT)
+    return m.finish()
+
+
+case(lambda: int_case("i8"))
+case(lambda: int_case("i16"))
+
+
+
 def main():
     torch.set_num_threads(1)
     only = sys.argv[1:]
@@ -1872,7 +2297,8 @@ def main():
         path = os.path.join(HERE, entry)
         if entry.endswith(".test") and entry[:-5] not in names:
             os.remove(path)
-        elif (os.path.isfile(os.path.join(path, "model.json")) and
+        elif ((os.path.isfile(os.path.join(path, "model.json")) or
+               os.path.isfile(os.path.join(path, "model.mlir"))) and
               entry not in names):
             shutil.rmtree(path)
     total = sum(os.path.getsize(os.path.join(r, f))

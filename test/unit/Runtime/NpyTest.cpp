@@ -348,6 +348,25 @@ TEST_CASE("truncated and corrupted files never crash", "[npy]") {
 }
 
 TEST_CASE("half-precision conversion", "[npy]") {
+  CHECK(npy::bf16ToFloat(0x3f80) == 1.0f);
+  CHECK(npy::bf16ToFloat(0xc000) == -2.0f);
+  CHECK(npy::floatToBF16(1.0f) == 0x3f80);
+  // Ties round to even: 1 + 2^-8 -> 1, 1 + 3 * 2^-8 -> 1 + 2^-6.
+  CHECK(npy::floatToBF16(1.0f + std::ldexp(1.0f, -8)) == 0x3f80);
+  CHECK(npy::floatToBF16(1.0f + 3 * std::ldexp(1.0f, -8)) == 0x3f82);
+  CHECK(npy::floatToBF16(1.0f + std::ldexp(1.0f, -8) +
+                         std::ldexp(1.0f, -20)) == 0x3f81);
+  CHECK(npy::floatToBF16(INFINITY) == 0x7f80);
+  CHECK(npy::floatToBF16(-INFINITY) == 0xff80);
+  CHECK(npy::floatToBF16(3.4e38f) == 0x7f80); // rounds past the largest
+  CHECK(std::isnan(npy::bf16ToFloat(npy::floatToBF16(NAN))));
+  CHECK(npy::floatToBF16(std::ldexp(1.0f, -133)) == 0x0001); // subnormal
+  CHECK(npy::isFloatDType(MLC_BF16));
+  uint16_t bf16[] = {0x3f80, 0xc040};
+  CHECK(npy::loadFloat(MLC_BF16, reinterpret_cast<uint8_t *>(bf16), 1) ==
+        -3.0);
+  // No .npy descr: mlc-run reads and writes bf16 as <f4.
+  CHECK(npy::descrForDtype(MLC_BF16) == nullptr);
   CHECK(npy::halfToFloat(0x3c00) == 1.0f);
   CHECK(npy::halfToFloat(0xc000) == -2.0f);
   CHECK(npy::halfToFloat(0x0001) == std::ldexp(1.0f, -24)); // subnormal

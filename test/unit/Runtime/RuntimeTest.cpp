@@ -112,14 +112,28 @@ struct FakeRun {
 
 TEST_CASE("dtype helpers", "[runtime]") {
   const mlc_dtype all[] = {MLC_F32, MLC_F64, MLC_F16, MLC_I8,  MLC_I16,
-                           MLC_I32, MLC_I64, MLC_U8,  MLC_BOOL};
-  const size_t sizes[] = {4, 8, 2, 1, 2, 4, 8, 1, 1};
-  for (size_t i = 0; i < 9; ++i) {
+                           MLC_I32, MLC_I64, MLC_U8,  MLC_BOOL, MLC_BF16};
+  const size_t sizes[] = {4, 8, 2, 1, 2, 4, 8, 1, 1, 2};
+  for (size_t i = 0; i < 10; ++i) {
     CHECK(mlc_dtype_size(all[i]) == sizes[i]);
     CHECK(mlc_dtype_from_name(mlc_dtype_name(all[i])) == all[i]);
   }
   CHECK(std::string(mlc_dtype_name(MLC_BOOL)) == "bool");
   CHECK(std::string(mlc_dtype_name(MLC_F32)) == "f32");
+  // The enum values are ABI: new dtypes only ever append.
+  CHECK(int(MLC_BOOL) == 9);
+  CHECK(int(MLC_BF16) == 10);
+  CHECK(std::string(mlc_dtype_name(MLC_BF16)) == "bf16");
+  CHECK(std::string(mlc_dtype_name(MLC_F64)) == "f64");
+  CHECK(std::string(mlc_dtype_name(MLC_F16)) == "f16");
+  CHECK(std::string(mlc_dtype_name(MLC_I8)) == "i8");
+  CHECK(std::string(mlc_dtype_name(MLC_I16)) == "i16");
+  CHECK(mlc_dtype_from_name("bf16") == MLC_BF16);
+  CHECK(mlc_dtype_from_name("f64") == MLC_F64);
+  CHECK(mlc_dtype_from_name("i8") == MLC_I8);
+  CHECK(mlc_dtype_from_name("i16") == MLC_I16);
+  CHECK(mlc_dtype_from_name("bfloat16") == MLC_DTYPE_INVALID);
+  CHECK(std::string(mlc_dtype_name(mlc_dtype(11))) == "invalid");
   CHECK(std::string(mlc_dtype_name(MLC_DTYPE_INVALID)) == "invalid");
   CHECK(std::string(mlc_dtype_name(mlc_dtype(42))) == "invalid");
   CHECK(mlc_dtype_size(mlc_dtype(42)) == 0);
