@@ -93,6 +93,44 @@ def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor,
                                     "1 / (1 + e^-x)">;
 def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "error function">;
 
+// A float function computed by libm: the kernel's math op becomes an LLVM
+// intrinsic or a libm call to `libm`, and the constant folder calls `libm`.
+class Graph_LibmUnaryOp<string mnemonic, string desc, string libm>
+    : Graph_UnaryOp<mnemonic, Graph_FloatTensor, desc> {
+  let description = "`result[i] = " # libm # "(input[i])` (C's `" # libm #
+                    "`, with its IEEE special values: NaN propagates; "
+                    "arguments outside the domain give NaN).";
+}
+def Graph_SinOp : Graph_LibmUnaryOp<"sin", "sine (radians)", "sinf">;
+def Graph_CosOp : Graph_LibmUnaryOp<"cos", "cosine (radians)", "cosf">;
+def Graph_TanOp : Graph_LibmUnaryOp<"tan", "tangent (radians)", "tanf">;
+def Graph_AsinOp : Graph_LibmUnaryOp<"asin", "arcsine", "asinf">;
+def Graph_AcosOp : Graph_LibmUnaryOp<"acos", "arccosine", "acosf">;
+def Graph_AtanOp : Graph_LibmUnaryOp<"atan", "arctangent", "atanf">;
+def Graph_SinhOp : Graph_LibmUnaryOp<"sinh", "hyperbolic sine", "sinhf">;
+def Graph_CoshOp : Graph_LibmUnaryOp<"cosh", "hyperbolic cosine", "coshf">;
+def Graph_AsinhOp : Graph_LibmUnaryOp<"asinh", "inverse hyperbolic sine",
+                                      "asinhf">;
+def Graph_AcoshOp : Graph_LibmUnaryOp<"acosh", "inverse hyperbolic cosine",
+                                      "acoshf">;
+def Graph_AtanhOp : Graph_LibmUnaryOp<"atanh", "inverse hyperbolic tangent",
+                                      "atanhf">;
+def Graph_FloorOp : Graph_LibmUnaryOp<"floor", "round down to an integer",
+                                      "floorf">;
+def Graph_CeilOp : Graph_LibmUnaryOp<"ceil", "round up to an integer",
+                                     "ceilf">;
+def Graph_RoundOp : Graph_LibmUnaryOp<"round",
+                                      "round to nearest, ties to even",
+                                      "roundevenf">;
+
+def Graph_SignOp : Graph_UnaryOp<"sign", Graph_NumericTensor,
+                                 "sign: -1, 0 or 1"> {
+  let description = [{
+    -1 for negative elements, 1 for positive ones, 0 for zeros (float -0.0
+    gives +0.0) and NaN for NaN, as numpy's `sign`. Integers give -1, 0, 1.
+  }];
+}
+
 def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise]> {
   let summary = "GELU: x * Phi(x), exact (erf) or tanh approximation";
   let arguments = (ins Graph_FloatTensor:$input, UnitAttr:$tanh_approximation);

@@ -82,6 +82,34 @@ Value lowerAbs(OpBuilder &b, Location loc, ValueRange a) {
   return math::AbsIOp::create(b, loc, a[0]);
 }
 
+/// numpy's sign: -1 below zero, 1 above, and x itself otherwise for
+/// integers (0) or +0.0 / NaN for floats.
+Value lowerSign(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0];
+  Value zero = zeroLike(b, loc, x);
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  Value minusOne = scalarConstant(b, loc, x.getType(), -1.0);
+  Value isPos, isNeg, rest = zero;
+  if (isFloat(x)) {
+    isPos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    isNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    rest = arith::SelectOp::create(b, loc, isNaN, x, zero);
+  } else {
+    isPos = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    isNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  }
+  Value notPos = arith::SelectOp::create(b, loc, isNeg, minusOne, rest);
+  return arith::SelectOp::create(b, loc, isPos, one, notPos);
+}
+
+/// A unary math dialect op on the single operand.
+template <typename MathOp>
+Value lowerMathUnary(OpBuilder &b, Location loc, ValueRange a) {
+  return MathOp::create(b, loc, a[0]);
+}
+
 Value lowerSigmoid(OpBuilder &b, Location loc, ValueRange a) {
   Value one = scalarConstant(b, loc, a[0].getType(), 1.0);
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a[0]));
@@ -246,6 +274,26 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   MLC_EW(SigmoidOp, return lowerSigmoid(b, loc, a));
   MLC_EW(ErfOp, return math::ErfOp::create(b, loc, a[0]));
   MLC_EW(SelectOp, return lowerSelect(b, loc, a));
+  MLC_EW(SignOp, return lowerSign(b, loc, a));
 #undef MLC_EW
+  // Float functions that become LLVM intrinsics or libm calls (see
+  // convert-math-to-llvm and convert-math-to-libm in the CPU pipeline).
+#define MLC_MATH(OP, MATH_OP)                                                  \
+  patterns.add<ElementwisePattern<OP>>(ctx, lowerMathUnary<math::MATH_OP>)
+  MLC_MATH(SinOp, SinOp);
+  MLC_MATH(CosOp, CosOp);
+  MLC_MATH(TanOp, TanOp);
+  MLC_MATH(AsinOp, AsinOp);
+  MLC_MATH(AcosOp, AcosOp);
+  MLC_MATH(AtanOp, AtanOp);
+  MLC_MATH(SinhOp, SinhOp);
+  MLC_MATH(CoshOp, CoshOp);
+  MLC_MATH(AsinhOp, AsinhOp);
+  MLC_MATH(AcoshOp, AcoshOp);
+  MLC_MATH(AtanhOp, AtanhOp);
+  MLC_MATH(FloorOp, FloorOp);
+  MLC_MATH(CeilOp, CeilOp);
+  MLC_MATH(RoundOp, RoundEvenOp);
+#undef MLC_MATH
   patterns.add<GeluPattern, ComparePattern, CastPattern>(ctx);
 }

@@ -353,6 +353,18 @@ template <typename T> T absS(T a) {
     return a < 0 ? negS(a) : a; // math.absi: INT_MIN stays INT_MIN
 }
 
+// lowerSign: numpy's sign; +0.0 for both zeros, NaN stays NaN.
+template <typename T> T signS(T a) {
+  if (a > 0)
+    return 1;
+  if (a < 0)
+    return static_cast<T>(-1);
+  if constexpr (kIsFloat<T>)
+    return std::isnan(a) ? a : 0.0f;
+  else
+    return 0;
+}
+
 // math.rsqrt lowers to 1 / sqrt (convert-math-to-llvm).
 float rsqrtF(float x) { return 1.0f / sqrtf(x); }
 float sigmoidF(float x) { return 1.0f / (1.0f + expf(-x)); }
@@ -946,6 +958,27 @@ HostTensor compare(CompareOp op, const HostTensor &a, const HostTensor &b,
   });
 }
 
+using FloatFn = float (*)(float);
+
+/// The libm function that a float op's math op (an LLVM intrinsic or a libm
+/// call once lowered) ends up calling; null for other ops.
+FloatFn libmFunction(Operation *op) {
+  // One .Case per macro use.
+  // clang-format off
+#define MLC_LIBM(OP, FN)                                                       \
+  .Case([](OP) -> FloatFn { return [](float x) { return FN(x); }; })
+  return llvm::TypeSwitch<Operation *, FloatFn>(op)
+      MLC_LIBM(SinOp, sinf) MLC_LIBM(CosOp, cosf) MLC_LIBM(TanOp, tanf)
+      MLC_LIBM(AsinOp, asinf) MLC_LIBM(AcosOp, acosf) MLC_LIBM(AtanOp, atanf)
+      MLC_LIBM(SinhOp, sinhf) MLC_LIBM(CoshOp, coshf)
+      MLC_LIBM(AsinhOp, asinhf) MLC_LIBM(AcoshOp, acoshf)
+      MLC_LIBM(AtanhOp, atanhf) MLC_LIBM(FloorOp, floorf)
+      MLC_LIBM(CeilOp, ceilf) MLC_LIBM(RoundOp, roundevenf)
+      .Default([](Operation *) -> FloatFn { return nullptr; });
+#undef MLC_LIBM
+  // clang-format on
+}
+
 /// The result of a region-free graph op other than graph.constant, whose
 /// operands have been checked against its operand types.
 FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
@@ -955,6 +988,8 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
   auto bin = [&](auto fn) { return binaryNumeric(in[0], in[1], shape, fn); };
   auto un = [&](auto fn) { return unaryNumeric(in[0], fn); };
   auto fl = [&](float (*fn)(float)) { return unaryFloat(in[0], fn); };
+  if (FloatFn fn = libmFunction(op))
+    return fl(fn);
   return llvm::TypeSwitch<Operation *, FailureOr<HostTensor>>(op)
       .Case(
           [&](AddOp) { return bin([](auto a, auto b) { return addS(a, b); }); })
@@ -985,6 +1020,7 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](TanhOp) { return fl([](float x) { return tanhf(x); }); })
       .Case([&](ErfOp) { return fl([](float x) { return erff(x); }); })
       .Case([&](SigmoidOp) { return fl(sigmoidF); })
+      .Case([&](SignOp) { return un([](auto a) { return signS(a); }); })
       .Case([&](GeluOp g) {
         return fl(g.getTanhApproximation() ? geluTanhF : geluErfF);
       })

@@ -318,3 +318,69 @@ func.func @scalar(%a: tensor<f32>) -> tensor<f32> {
   %0 = graph.exp %a : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// Float functions become the math op of the same name (round: roundeven).
+// CHECK-LABEL: func.func @math_unary
+// CHECK: math.sin %{{.*}} : f32
+// CHECK: math.cos %{{.*}} : f32
+// CHECK: math.tan %{{.*}} : f32
+// CHECK: math.asin %{{.*}} : f32
+// CHECK: math.acos %{{.*}} : f32
+// CHECK: math.atan %{{.*}} : f32
+// CHECK: math.sinh %{{.*}} : f32
+// CHECK: math.cosh %{{.*}} : f32
+// CHECK: math.asinh %{{.*}} : f32
+// CHECK: math.acosh %{{.*}} : f32
+// CHECK: math.atanh %{{.*}} : f32
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: math.ceil %{{.*}} : f32
+// CHECK: math.roundeven %{{.*}} : f32
+func.func @math_unary(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.sin %x : tensor<4xf32>
+  %1 = graph.cos %0 : tensor<4xf32>
+  %2 = graph.tan %1 : tensor<4xf32>
+  %3 = graph.asin %2 : tensor<4xf32>
+  %4 = graph.acos %3 : tensor<4xf32>
+  %5 = graph.atan %4 : tensor<4xf32>
+  %6 = graph.sinh %5 : tensor<4xf32>
+  %7 = graph.cosh %6 : tensor<4xf32>
+  %8 = graph.asinh %7 : tensor<4xf32>
+  %9 = graph.acosh %8 : tensor<4xf32>
+  %10 = graph.atanh %9 : tensor<4xf32>
+  %11 = graph.floor %10 : tensor<4xf32>
+  %12 = graph.ceil %11 : tensor<4xf32>
+  %13 = graph.round %12 : tensor<4xf32>
+  return %13 : tensor<4xf32>
+}
+
+// -----
+
+// sign: 1 above zero, -1 below, else +0 or the NaN itself (floats) / 0.
+// CHECK-LABEL: func.func @sign
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK-DAG: %[[POS:.*]] = arith.cmpf ogt, %[[X]], %[[Z]] : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.cmpf olt, %[[X]], %[[Z]] : f32
+// CHECK-DAG: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[REST:.*]] = arith.select %[[NAN]], %[[X]], %[[Z]] : f32
+// CHECK: %[[NP:.*]] = arith.select %[[NEG]], %[[M1]], %[[REST]] : f32
+// CHECK: %[[R:.*]] = arith.select %[[POS]], %[[ONE]], %[[NP]] : f32
+// CHECK: linalg.yield %[[R]] : f32
+// CHECK: ^bb0(%[[I:.*]]: i32, %{{.*}}: i32):
+// CHECK-DAG: %[[IZ:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[IONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[IM1:.*]] = arith.constant -1 : i32
+// CHECK-DAG: %[[IPOS:.*]] = arith.cmpi sgt, %[[I]], %[[IZ]] : i32
+// CHECK-DAG: %[[INEG:.*]] = arith.cmpi slt, %[[I]], %[[IZ]] : i32
+// CHECK: %[[INP:.*]] = arith.select %[[INEG]], %[[IM1]], %[[IZ]] : i32
+// CHECK: %[[IR:.*]] = arith.select %[[IPOS]], %[[IONE]], %[[INP]] : i32
+// CHECK: linalg.yield %[[IR]] : i32
+func.func @sign(%x: tensor<4xf32>, %i: tensor<3xi32>) -> (tensor<4xf32>, tensor<3xi32>) {
+  %0 = graph.sign %x : tensor<4xf32>
+  %1 = graph.sign %i : tensor<3xi32>
+  return %0, %1 : tensor<4xf32>, tensor<3xi32>
+}

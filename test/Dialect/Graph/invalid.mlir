@@ -1136,3 +1136,36 @@ func.func @pad_missing_value(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = graph.pad %x {pads = array<i64: 0, 0, 0, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @sin_int(%x: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'graph.sin' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  %0 = graph.sin %x : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @round_int(%x: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.round' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  %0 = graph.round %x : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @acosh_wrong_result(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+2 {{'graph.acosh' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf32>'}}
+  // expected-error @+1 {{'graph.acosh' op failed to infer returned types}}
+  %0 = "graph.acosh"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @sign_bool(%x: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'graph.sign' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  %0 = graph.sign %x : tensor<2xi1>
+  return %0 : tensor<2xi1>
+}

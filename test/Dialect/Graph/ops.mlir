@@ -92,6 +92,46 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<5xi64>, %j: tensor<5xi32>) -> (
   return %11, %13, %14 : tensor<2x3xf32>, tensor<5xi64>, tensor<5xi32>
 }
 
+// CHECK-LABEL: func.func @unary_math
+func.func @unary_math(%x: tensor<2x3xf32>, %i: tensor<4xi32>, %j: tensor<i64>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<i64>) {
+  // CHECK: %[[SIN:.*]] = graph.sin %{{.*}} : tensor<2x3xf32>
+  %0 = graph.sin %x : tensor<2x3xf32>
+  // CHECK: %[[COS:.*]] = graph.cos %[[SIN]] : tensor<2x3xf32>
+  %1 = graph.cos %0 : tensor<2x3xf32>
+  // CHECK: %[[TAN:.*]] = graph.tan %[[COS]] : tensor<2x3xf32>
+  %2 = graph.tan %1 : tensor<2x3xf32>
+  // CHECK: %[[ASIN:.*]] = graph.asin %[[TAN]] : tensor<2x3xf32>
+  %3 = graph.asin %2 : tensor<2x3xf32>
+  // CHECK: %[[ACOS:.*]] = graph.acos %[[ASIN]] : tensor<2x3xf32>
+  %4 = graph.acos %3 : tensor<2x3xf32>
+  // CHECK: %[[ATAN:.*]] = graph.atan %[[ACOS]] : tensor<2x3xf32>
+  %5 = graph.atan %4 : tensor<2x3xf32>
+  // CHECK: %[[SINH:.*]] = graph.sinh %[[ATAN]] : tensor<2x3xf32>
+  %6 = graph.sinh %5 : tensor<2x3xf32>
+  // CHECK: %[[COSH:.*]] = graph.cosh %[[SINH]] : tensor<2x3xf32>
+  %7 = graph.cosh %6 : tensor<2x3xf32>
+  // CHECK: %[[ASINH:.*]] = graph.asinh %[[COSH]] : tensor<2x3xf32>
+  %8 = graph.asinh %7 : tensor<2x3xf32>
+  // CHECK: %[[ACOSH:.*]] = graph.acosh %[[ASINH]] : tensor<2x3xf32>
+  %9 = graph.acosh %8 : tensor<2x3xf32>
+  // CHECK: %[[ATANH:.*]] = graph.atanh %[[ACOSH]] : tensor<2x3xf32>
+  %10 = graph.atanh %9 : tensor<2x3xf32>
+  // CHECK: %[[FLOOR:.*]] = graph.floor %[[ATANH]] : tensor<2x3xf32>
+  %11 = graph.floor %10 : tensor<2x3xf32>
+  // CHECK: %[[CEIL:.*]] = graph.ceil %[[FLOOR]] : tensor<2x3xf32>
+  %12 = graph.ceil %11 : tensor<2x3xf32>
+  // CHECK: %[[ROUND:.*]] = graph.round %[[CEIL]] : tensor<2x3xf32>
+  %13 = graph.round %12 : tensor<2x3xf32>
+  // CHECK: %[[SIGN:.*]] = graph.sign %[[ROUND]] : tensor<2x3xf32>
+  %14 = graph.sign %13 : tensor<2x3xf32>
+  // CHECK: %[[ISIGN:.*]] = graph.sign %{{.*}} : tensor<4xi32>
+  %15 = graph.sign %i : tensor<4xi32>
+  // CHECK: %[[JSIGN:.*]] = graph.sign %{{.*}} : tensor<i64>
+  %16 = graph.sign %j : tensor<i64>
+  // CHECK: return %[[ROUND]], %[[SIGN]], %[[ISIGN]], %[[JSIGN]]
+  return %13, %14, %15, %16 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<i64>
+}
+
 // CHECK-LABEL: func.func @compare_select
 func.func @compare_select(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x1xi64>, %j: tensor<i64>, %c: tensor<3xi1>, %t: tensor<2x1xi32>, %f: tensor<i32>) -> (tensor<2x3xi1>, tensor<2x1xi1>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xi1>) {
   // CHECK: graph.compare lt, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
