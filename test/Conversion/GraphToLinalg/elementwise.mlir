@@ -384,3 +384,86 @@ func.func @sign(%x: tensor<4xf32>, %i: tensor<3xi32>) -> (tensor<4xf32>, tensor<
   %1 = graph.sign %i : tensor<3xi32>
   return %0, %1 : tensor<4xf32>, tensor<3xi32>
 }
+
+// -----
+
+// Logical ops are bitwise ops on i1; not is xor with true.
+// CHECK-DAG: #[[$VEC:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @logical
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$VEC]], #[[$ID]]]
+// CHECK: arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i1
+// CHECK: ^bb0(%[[X:.*]]: i1, %{{.*}}: i1):
+// CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT: %[[N:.*]] = arith.xori %[[X]], %[[TRUE]] : i1
+// CHECK-NEXT: linalg.yield %[[N]] : i1
+func.func @logical(%a: tensor<2x3xi1>, %b: tensor<3xi1>) -> tensor<2x3xi1> {
+  %0 = graph.and %a, %b : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+  %1 = graph.or %0, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = graph.xor %1, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %3 = graph.not %2 : tensor<2x3xi1>
+  return %3 : tensor<2x3xi1>
+}
+
+// -----
+
+// Integer mod never traps: divisors 0 and -1 become 1 (remainder 0), as in
+// div. Floor modulo moves a nonzero remainder whose sign differs from the
+// divisor's by one divisor; fmod is the bare remainder (remf for floats).
+// CHECK-LABEL: func.func @mod
+// CHECK: ^bb0(%[[X:.*]]: i64, %[[Y:.*]]: i64, %{{.*}}: i64):
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[MONE:.*]] = arith.constant -1 : i64
+// CHECK: %[[ISZERO:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]] : i64
+// CHECK: %[[ISMONE:.*]] = arith.cmpi eq, %[[Y]], %[[MONE]] : i64
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[ISZERO]], %[[ISMONE]] : i1
+// CHECK: %[[DIVISOR:.*]] = arith.select %[[UNSAFE]], %[[ONE]], %[[Y]] : i64
+// CHECK: %[[REM:.*]] = arith.remsi %[[X]], %[[DIVISOR]] : i64
+// CHECK: %[[XOR:.*]] = arith.xori %[[REM]], %[[Y]] : i64
+// CHECK: %[[DIFF:.*]] = arith.cmpi slt, %[[XOR]], %[[ZERO]] : i64
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[REM]], %[[ZERO]] : i64
+// CHECK: %[[ADJ:.*]] = arith.andi %[[DIFF]], %[[NZ]] : i1
+// CHECK: %[[SUM:.*]] = arith.addi %[[REM]], %[[Y]] : i64
+// CHECK: %[[RES:.*]] = arith.select %[[ADJ]], %[[SUM]], %[[REM]] : i64
+// CHECK: linalg.yield %[[RES]] : i64
+// CHECK: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[D:.*]] = arith.select %{{.*}}, %{{.*}}, %[[B]] : i32
+// CHECK-NEXT: %[[R:.*]] = arith.remsi %[[A]], %[[D]] : i32
+// CHECK-NEXT: linalg.yield %[[R]] : i32
+// CHECK: ^bb0(%[[F:.*]]: f32, %[[G:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[FR:.*]] = arith.remf %[[F]], %[[G]] : f32
+// CHECK-NEXT: linalg.yield %[[FR]] : f32
+func.func @mod(%a: tensor<4xi64>, %b: tensor<4xi64>, %i: tensor<4xi32>, %j: tensor<4xi32>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xi32>, tensor<4xf32>) {
+  %0 = graph.mod %a, %b {fmod = false} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %1 = graph.mod %i, %j {fmod = true} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = graph.mod %x, %y {fmod = true} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xi64>, tensor<4xi32>, tensor<4xf32>
+}
+
+// -----
+
+// Integer pow: square-and-multiply over the exponent's low width - 1 bits
+// in an scf.for inside the generic's body; a negative exponent selects 0,
+// 1 (base 1) or +-1 (base -1).
+// CHECK-LABEL: func.func @pow_int
+// CHECK: ^bb0(%[[B:.*]]: i32, %[[E:.*]]: i32, %{{.*}}: i32):
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C31:.*]] = arith.constant 31 : index
+// CHECK: %[[LOOP:.*]]:3 = scf.for %{{.*}} = %{{.*}} to %[[C31]] step %{{.*}} iter_args(%[[R:.*]] = %[[ONE]], %[[P:.*]] = %[[B]], %[[X:.*]] = %[[E]]) -> (i32, i32, i32) {
+// CHECK: %[[BIT:.*]] = arith.andi %[[X]], %[[ONE]] : i32
+// CHECK: %[[ODD:.*]] = arith.cmpi ne, %[[BIT]], %{{.*}} : i32
+// CHECK: %[[M:.*]] = arith.muli %[[R]], %[[P]] : i32
+// CHECK: %[[NR:.*]] = arith.select %[[ODD]], %[[M]], %[[R]] : i32
+// CHECK: %[[SQ:.*]] = arith.muli %[[P]], %[[P]] : i32
+// CHECK: %[[SH:.*]] = arith.shrui %[[X]], %[[ONE]] : i32
+// CHECK: scf.yield %[[NR]], %[[SQ]], %[[SH]] : i32, i32, i32
+// CHECK: %[[NEGEXP:.*]] = arith.cmpi slt, %[[E]], %{{.*}} : i32
+// CHECK: %[[RES:.*]] = arith.select %[[NEGEXP]], %{{.*}}, %[[LOOP]]#0 : i32
+// CHECK: linalg.yield %[[RES]] : i32
+func.func @pow_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = graph.pow %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -741,6 +741,42 @@ def unary_math_fused():
     return c
 
 
+@case
+def logical():
+    c = Case("logical", "and/or/xor/not on bool tensors, same shape, "
+             "broadcast [3,4] x [4] and [3,1] x [1,4], a rank-0 constant (and "
+             "its folded not), a fused chain not(a and b) or (b xor v)")
+    a = c.rng.random((3, 4)) < 0.5
+    b = c.rng.random((3, 4)) < 0.5
+    v = np.array([True, False, True, False])
+    col = c.rng.random((3, 1)) < 0.5
+    row = np.array([[False, True, True, False]])
+    for n, x in [("a", a), ("b", b), ("v", v), ("col", col), ("row", row)]:
+        c.input(n, x)
+    c.weight("t", np.array(True))
+    ref = {"and": np.logical_and, "or": np.logical_or,
+           "xor": np.logical_xor}
+    for op, fn in ref.items():
+        r = fn(a, b)
+        c.output(c.gop(op, ["a", "b"], r, out="same_" + op), r)
+        r = fn(a, v)
+        c.output(c.gop(op, ["a", "v"], r, out="vec_" + op), r)
+        r = fn(col, row)
+        c.output(c.gop(op, ["col", "row"], r, out="outer_" + op), r)
+    r = np.logical_not(a)
+    c.output(c.gop("not", ["a"], r, out="not_a"), r)
+    r = np.logical_xor(b, True)
+    c.output(c.gop("xor", ["b", "t"], r, out="xor_true"), r)
+    c.output(c.gop("not", ["t"], np.array(False), out="not_t"),
+             np.array(False))
+    ab = c.gop("and", ["a", "b"], a & b)
+    n = c.gop("not", [ab], ~(a & b))
+    bv = c.gop("xor", ["b", "v"], b ^ v)
+    r = np.logical_or(~(a & b), b ^ v)
+    c.output(c.gop("or", [n, bv], r, out="chain"), r)
+    return c
+
+
 #===------------------------------------------------------------------------===#
 # Elementwise binary
 #===------------------------------------------------------------------------===#
@@ -832,6 +868,33 @@ def pow_f32():
 
 
 @case
+def pow_int():
+    c = Case("pow_int", "pow on i64 and i32: exact powers, negative bases, "
+             "0^0 = 1, wrap-around on overflow (as numpy), broadcast, a "
+             "folded constant")
+    a = np.array([[2, -2, 3, -3, 0, 1, -1, 7],
+                  [2, 3, 10, -5, 0, 1, -1, 2]], np.int64)
+    e = np.array([[62, 63, 40, 3, 0, 100, 7, 0],
+                  [64, 1, 18, 21, 5, 0, 1000, 100]], np.int64)
+    b = c.ints(-9, 9, 3, 4)
+    v = np.array([0, 1, 2, 3], np.int64)
+    a32 = c.ints(-20, 20, 2, 6).astype(np.int32)
+    e32 = np.array([0, 1, 2, 5, 11, 31], np.int32)
+    for n, t in [("a", a), ("e", e), ("b", b), ("v", v), ("a32", a32),
+                 ("e32", e32)]:
+        c.input(n, t)
+    c.weight("k", np.array([3, -4], np.int64))
+    c.weight("ke", np.array(5, np.int64))
+    vals = {"a": a, "e": e, "b": b, "v": v, "a32": a32, "e32": e32,
+            "k": np.array([3, -4], np.int64), "ke": np.array(5, np.int64)}
+    for out, x, y in [("p_same", "a", "e"), ("p_bcast", "b", "v"),
+                      ("p_i32", "a32", "e32"), ("p_fold", "k", "ke")]:
+        r = np.power(vals[x], vals[y])
+        c.output(c.gop("pow", [x, y], r, out=out), r)
+    return c
+
+
+@case
 def max_min_nan():
     c = Case("max_min_nan", "max/min propagate NaN from either side; "
              "+-inf operands")
@@ -895,6 +958,57 @@ def div_int_zero():
     c.op("div", ["a32", "b32"], out="q32")
     c.output("q64", int_div(a, b))
     c.output("q32", checked_int(int_div(a, b), np.int32))
+    return c
+
+
+@case
+def mod():
+    c = Case("mod", "mod with fmod = false (numpy mod, sign of the divisor) "
+             "and fmod = true (C fmod, sign of the dividend) on i64/i32 for "
+             "every sign combination, x mod 0 == 0, INT_MIN mod -1, "
+             "broadcast; fmod on f32 incl. inf/NaN; folded constants")
+    a = np.array([[7, -7, 7, -7, 0, 5, -5, 9, 1, -1, 6, -2**63],
+                  [13, -13, 100, -100, 0, 2**40, 3, -3, 8, -8, 1, -2**63]],
+                 np.int64)
+    b = np.array([2, 2, -2, -2, 3, 0, 0, 7, 1, -1, 3, -1], np.int64)
+    v = np.array([3, -4, 5], np.int64)
+    m = c.ints(-50, 50, 4, 3)
+    x = np.concatenate([c.uniform(-20, 20, 8),
+                        np.float32([5.5, -5.5, 5.5, -5.5, 0, np.inf, 1, np.nan,
+                                    -0.0, 3])])
+    y = np.concatenate([c.uniform(-5, 5, 8),
+                        np.float32([2, 2, -2, -2, 3, 2, np.inf, 1, 2, 0])])
+    a32, b32 = a.astype(np.int32), b.astype(np.int32)
+    a32[:, 11] = -2**31
+    for n, t in [("a", a), ("b", b), ("v", v), ("m", m), ("x", x), ("y", y),
+                 ("a32", a32), ("b32", b32)]:
+        c.input(n, t)
+    c.weight("k", np.array([-9, 9, -4], np.int64))
+    c.weight("kv", np.array([4, -4, 0], np.int64))
+
+    def np_mod(p, q, fmod):
+        p, q = np.broadcast_arrays(p, q)
+        safe = np.where((q == 0) | (q == -1), 1, q)
+        r = np.fmod(p, safe) if fmod else np.mod(p, safe)
+        return np.where((q == 0) | (q == -1), 0, r).astype(p.dtype)
+
+    # numpy itself: x mod 0 == 0 and INT_MIN mod -1 == 0.
+    with np.errstate(all="ignore"):
+        assert np.array_equal(np_mod(a, b, False), np.mod(a, b))
+        assert np.array_equal(np_mod(a, b, True), np.fmod(a, b))
+    vals = {"a": a, "b": b, "v": v, "m": m, "a32": a32, "b32": b32,
+            "k": np.array([-9, 9, -4], np.int64),
+            "kv": np.array([4, -4, 0], np.int64)}
+    for fmod in (False, True):
+        tag = "trunc" if fmod else "floor"
+        for p, q in [("a", "b"), ("a32", "b32"), ("m", "v"), ("k", "kv")]:
+            ref = np_mod(vals[p], vals[q], fmod)
+            c.output(c.gop("mod", [p, q], ref, out="%s_%s_%s" % (tag, p, q),
+                           fmod=fmod), ref)
+    with np.errstate(all="ignore"):
+        ref = np.fmod(x.astype(np.float64), y.astype(np.float64))
+    c.output(c.gop("mod", ["x", "y"], f32(ref), out="fmod_f32", fmod=True),
+             f32(ref), EXACT)
     return c
 
 
@@ -1403,6 +1517,134 @@ def reduce_max():
 
 
 @case
+def reduce_min_prod():
+    c = Case("reduce_min_prod", "reduce_min (exact, NaN propagates) and "
+             "reduce_prod on f32 over [1], [0,2], all axes, keepdims true "
+             "and false; on i64/i32 incl. wrapping products; a fused "
+             "producer and a folded constant")
+    x = c.randn(2, 3, 4, scale=2, shift=0.3)
+    n = c.uniform(1, 3, 2, 5, 3)  # all positive: a min must not start at 0
+    p = c.uniform(0.5, 1.5, 3, 4)
+    q = np.float32([[1, np.nan, 2], [3, 4, -np.inf]])
+    i = c.ints(-1000, 1000, 4, 3)
+    i[0] = [2**40, 2**40, 3]  # wraps modulo 2**64
+    j = c.ints(-9, 9, 3, 5).astype(np.int32)
+    for name, v in [("x", x), ("n", n), ("p", p), ("q", q), ("i", i),
+                    ("j", j)]:
+        c.input(name, v)
+    c.weight("k", c.uniform(0.5, 2, 2, 3))
+    vals = {"x": x, "n": n, "p": p, "q": q, "k": c.weights[0][1]}
+    variants = [("x", [1], False), ("x", [0, 2], True), ("n", [0, 1, 2], False),
+                ("p", [1], True), ("q", [1], False), ("k", [0], False)]
+    for op, fn, tol in [("reduce_min", torch.amin, EXACT),
+                        ("reduce_prod", None, DEFAULT_TOL)]:
+        for src, axes, keep in variants:
+            t = T(vals[src])
+            if fn is None:
+                ref = t
+                for a in sorted(axes, reverse=True):
+                    ref = torch.prod(ref, a, keepdim=keep)
+            else:
+                ref = fn(t, tuple(axes), keepdim=keep)
+            name = "%s_%s_%s" % (op[7:], src, "".join(map(str, axes)))
+            c.output(c.gop(op, [src], f32(ref), out=name, axes=axes,
+                           keepdims=keep), f32(ref), tol)
+    for src, v in [("i", i), ("j", j)]:
+        for op, fn in [("reduce_min", np.min), ("reduce_prod", np.prod)]:
+            # np.prod promotes i32 to i64; the products here fit in i32.
+            ref = checked_int(fn(v, axis=1, keepdims=True), v.dtype)
+            c.output(c.gop(op, [src], ref, out="%s_%s" % (op[7:], src),
+                           axes=[1], keepdims=True), ref)
+    # A fused elementwise producer: min over rows of |x| * 2.
+    a = c.gop("abs", ["x"], x)
+    c.weight("two", np.array(2, np.float32))
+    m = c.gop("mul", [a, "two"], x)
+    ref = np.min(np.abs(x.astype(np.float64)) * 2, axis=2)
+    c.output(c.gop("reduce_min", [m], f32(ref), out="fused_min", axes=[2],
+                   keepdims=False), f32(ref), EXACT)
+    return c
+
+
+def np_arg(fn, x, axis, keepdims, last):
+    """numpy argmax/argmin (first index; the first NaN wins); the last index
+    through a flip, as the ONNX reference does."""
+    if last:
+        r = x.shape[axis] - 1 - fn(np.flip(x, axis), axis=axis)
+    else:
+        r = fn(x, axis=axis)
+    r = r.astype(np.int64)
+    return np.expand_dims(r, axis) if keepdims else r
+
+
+@case
+def argmax_argmin():
+    c = Case("argmax_argmin", "argmax/argmin on f32 with ties, NaN, -inf, "
+             "and on i32/i64 with ties; every axis, keepdims, "
+             "select_last_index; a folded constant")
+    x = c.randn(3, 4, 5)
+    x[0, 1, :] = 2.0                # a row of ties along axis 2
+    x[1, :, 3] = -1.0               # ties along axis 1
+    x[2, 2, 1] = np.nan             # NaN wins argmax and argmin
+    x[2, 2, 4] = np.nan
+    x[0, 0, :] = -np.inf            # all -inf: argmax is index 0 (or last)
+    i = c.ints(-3, 3, 4, 6).astype(np.int32)
+    j = c.ints(-2, 2, 2, 3, 4)
+    for n, v in [("x", x), ("i", i), ("j", j)]:
+        c.input(n, v)
+    k = c.ints(0, 5, 3, 4)
+    c.weight("k", k)
+    vals = {"x": x, "i": i, "j": j, "k": k}
+    for src, axis, keep in [("x", 2, False), ("x", 1, True), ("x", 0, False),
+                            ("i", 1, False), ("i", 0, True), ("j", 2, True),
+                            ("k", 1, False)]:
+        for op, fn in [("argmax", np.argmax), ("argmin", np.argmin)]:
+            for last in (False, True):
+                ref = np_arg(fn, vals[src], axis, keep, last)
+                name = "%s%s_%s%d" % (op[3:], "_last" if last else "", src,
+                                      axis)
+                c.output(c.gop(op, [src], ref, out=name, axis=axis,
+                               keepdims=keep, select_last_index=last), ref)
+    return c
+
+
+@case
+def cumsum():
+    c = Case("cumsum", "cumsum on f32/i32/i64 along each axis, with "
+             "exclusive and reverse, integer wrap-around, a folded constant")
+    x = c.randn(3, 5, scale=2)
+    y = c.randn(2, 3, 4)
+    i = c.ints(-100, 100, 4, 6).astype(np.int32)
+    j = np.array([2**62, 2**62, 5, -7], np.int64)  # wraps at the second
+    for n, v in [("x", x), ("y", y), ("i", i), ("j", j)]:
+        c.input(n, v)
+    c.weight("k", np.float32([1, 2, 3, 4]))
+
+    def np_cumsum(v, axis, exclusive, reverse):
+        v = np.flip(v, axis) if reverse else v
+        r = np.cumsum(v, axis=axis, dtype=v.dtype if v.dtype != np.float32
+                      else np.float64)
+        if exclusive:
+            r = np.concatenate([np.zeros_like(np.take(r, [0], axis)),
+                                np.take(r, range(v.shape[axis] - 1), axis)],
+                               axis)
+        return np.flip(r, axis) if reverse else r
+    vals = {"x": x, "y": y, "i": i, "j": j, "k": np.float32([1, 2, 3, 4])}
+    for src, axis in [("x", 1), ("x", 0), ("y", 2), ("y", 1), ("i", 1),
+                      ("j", 0), ("k", 0)]:
+        for exclusive in (False, True):
+            for reverse in (False, True):
+                v = vals[src]
+                with np.errstate(over="ignore"):
+                    r = np_cumsum(v, axis, exclusive, reverse)
+                r = f32(r) if v.dtype == np.float32 else r.astype(v.dtype)
+                name = "cs_%s%d%s%s" % (src, axis, "_excl" if exclusive else "",
+                                         "_rev" if reverse else "")
+                c.output(c.gop("cumsum", [src], r, out=name, axis=axis,
+                               exclusive=exclusive, reverse=reverse), r)
+    return c
+
+
+@case
 def reduce_int():
     c = Case("reduce_int", "reduce_sum and reduce_max on i64 (incl. values "
              "beyond 2^32) and i32, several axes and all axes")
@@ -1592,6 +1834,90 @@ def gather():
     c.output("g_axm1", r, EXACT)
     c.output("g_rank0", np.array(d3[int(i3)]))
     c.output("g_i64", np.take(d3, i1, axis=0))
+    return c
+
+
+@case
+def gather_elements():
+    c = Case("gather_elements", "gather_elements on axis 0 and 1, i64 and "
+             "i32 indices, negative indices, indices smaller than the data, "
+             "out-of-range indices (clamped), 3-D, bool and i64 data, a "
+             "folded constant")
+    d = c.randn(3, 4)
+    i0 = np.array([[0, 2, -1, 1], [2, -3, 0, 0]], np.int64)
+    i1 = np.array([[3, -1, 0], [1, 1, -4], [2, 0, 3]], np.int32)
+    d3 = c.ints(-99, 99, 2, 3, 4)
+    i3 = c.ints(-4, 3, 2, 2, 5).astype(np.int32)
+    b = c.rng.random((4, 3)) < 0.5
+    ib = np.array([[1, 0, 2], [0, 0, 1]], np.int64)
+    oob = np.array([[5, -7, 3, 9]], np.int64)  # clamped: 2, 0 (-7+3=-4), 2, 2
+    for n, v in [("d", d), ("i0", i0), ("i1", i1), ("d3", d3), ("i3", i3),
+                 ("b", b), ("ib", ib), ("oob", oob)]:
+        c.input(n, v)
+    k = np.arange(12, dtype=np.float32).reshape(4, 3)
+    c.weight("k", k)
+    c.weight("ik", np.array([[3], [-1]], np.int64))
+
+    def ref(data, idx, axis):
+        idx = np.where(idx < 0, idx + data.shape[axis], idx)
+        idx = np.clip(idx, 0, data.shape[axis] - 1)
+        # take_along_axis needs the indices' shape along the other dims.
+        sl = tuple(slice(0, s) if a != axis else slice(None)
+                   for a, s in enumerate(idx.shape))
+        return np.take_along_axis(data[sl], idx, axis)
+    assert np.array_equal(ref(d, i0, 0),
+                          np.take_along_axis(d, np.where(i0 < 0, i0 + 3, i0),
+                                             0))
+    for out, data, idx, axis in [("ge_ax0", "d", "i0", 0),
+                                 ("ge_ax1", "d", "i1", 1),
+                                 ("ge_3d", "d3", "i3", 2),
+                                 ("ge_bool", "b", "ib", 0),
+                                 ("ge_clamp", "d", "oob", 0),
+                                 ("ge_fold", "k", "ik", 1)]:
+        vals = {"d": d, "i0": i0, "i1": i1, "d3": d3, "i3": i3, "b": b,
+                "ib": ib, "oob": oob, "k": k,
+                "ik": np.array([[3], [-1]], np.int64)}
+        r = ref(vals[data], vals[idx], axis)
+        c.output(c.gop("gather_elements", [data, idx], r, out=out, axis=axis),
+                 r, EXACT)
+    return c
+
+
+@case
+def broadcast_to():
+    c = Case("broadcast_to", "broadcast_to (ONNX Expand): to a higher rank, "
+             "with a smaller or lower-rank shape (result is the numpy "
+             "broadcast of both), rank 0, bool and i32 data, a folded "
+             "constant, and fused into an elementwise consumer")
+    x = c.randn(3, 1)
+    s = np.array(2.5, np.float32)
+    b = np.array([[True, False, True]])
+    i = c.ints(-9, 9, 1, 4).astype(np.int32)
+    y = c.randn(2, 3, 5)
+    for n, v in [("x", x), ("s", s), ("b", b), ("i", i), ("y", y)]:
+        c.input(n, v)
+    c.weight("k", np.float32([1, 2, 3]))
+    for out, src, shape in [("bc_rank", "x", [2, 3, 5]),
+                            ("bc_small", "x", [4]),
+                            ("bc_ones", "x", [1, 1, 1, 6]),
+                            ("bc_scalar", "s", [2, 2]),
+                            ("bc_bool", "b", [2, 1, 1]),
+                            ("bc_int", "i", [3, 1]),
+                            ("bc_same", "y", [1, 3, 1]),
+                            ("bc_fold", "k", [2, 3])]:
+        v = {"x": x, "s": s, "b": b, "i": i, "y": y,
+             "k": np.float32([1, 2, 3])}[src]
+        r = v * np.ones(shape, v.dtype) if v.dtype != np.bool_ else \
+            np.logical_and(v, np.ones(shape, bool))
+        assert np.array_equal(r, np.broadcast_to(
+            v, np.broadcast_shapes(v.shape, tuple(shape))))
+        c.output(c.gop("broadcast_to", [src], r, out=out, shape=shape), r,
+                 EXACT)
+    e = c.gop("broadcast_to", ["x"], np.broadcast_to(x, (2, 3, 5)),
+              shape=[2, 3, 5])
+    r = f32(np.broadcast_to(x, (2, 3, 5)).astype(np.float64) +
+            y.astype(np.float64))
+    c.output(c.gop("add", [e, "y"], r, out="fused"), r)
     return c
 
 
