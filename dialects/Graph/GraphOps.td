@@ -79,7 +79,14 @@ def Graph_SubOp : Graph_BinaryOp<"sub", Graph_NumericTensor, "subtraction">;
 def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor, "multiplication">;
 def Graph_DivOp : Graph_BinaryOp<"div", Graph_NumericTensor,
                                  "division (integers truncate toward zero)">;
-def Graph_PowOp : Graph_BinaryOp<"pow", Graph_FloatTensor, "power">;
+def Graph_PowOp : Graph_BinaryOp<"pow", Graph_NumericTensor, "power"> {
+  let description = [{
+    f32: libm's `powf`. Integers (both operands of the same type): exact
+    power with wrapping multiplication, as numpy's `power` (`0^0 = 1`). A
+    negative exponent gives 0, except for bases 1 (1) and -1 (1 or -1 by
+    the exponent's parity); numpy rejects negative integer exponents.
+  }];
+}
 def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor,
                                  "maximum (NaN propagates)">;
 def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor,
@@ -98,6 +105,70 @@ def Graph_TanhOp : Graph_UnaryOp<"tanh", Graph_FloatTensor, "tanh">;
 def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor,
                                     "1 / (1 + e^-x)">;
 def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "error function">;
+
+// A float function computed by libm: the kernel's math op becomes an LLVM
+// intrinsic or a libm call to `libm`, and the constant folder calls `libm`.
+class Graph_LibmUnaryOp<string mnemonic, string desc, string libm>
+    : Graph_UnaryOp<mnemonic, Graph_FloatTensor, desc> {
+  let description = "`result[i] = " # libm # "(input[i])` (C's `" # libm #
+                    "`, with its IEEE special values: NaN propagates; "
+                    "arguments outside the domain give NaN).";
+}
+def Graph_SinOp : Graph_LibmUnaryOp<"sin", "sine (radians)", "sinf">;
+def Graph_CosOp : Graph_LibmUnaryOp<"cos", "cosine (radians)", "cosf">;
+def Graph_TanOp : Graph_LibmUnaryOp<"tan", "tangent (radians)", "tanf">;
+def Graph_AsinOp : Graph_LibmUnaryOp<"asin", "arcsine", "asinf">;
+def Graph_AcosOp : Graph_LibmUnaryOp<"acos", "arccosine", "acosf">;
+def Graph_AtanOp : Graph_LibmUnaryOp<"atan", "arctangent", "atanf">;
+def Graph_SinhOp : Graph_LibmUnaryOp<"sinh", "hyperbolic sine", "sinhf">;
+def Graph_CoshOp : Graph_LibmUnaryOp<"cosh", "hyperbolic cosine", "coshf">;
+def Graph_AsinhOp : Graph_LibmUnaryOp<"asinh", "inverse hyperbolic sine",
+                                      "asinhf">;
+def Graph_AcoshOp : Graph_LibmUnaryOp<"acosh", "inverse hyperbolic cosine",
+                                      "acoshf">;
+def Graph_AtanhOp : Graph_LibmUnaryOp<"atanh", "inverse hyperbolic tangent",
+                                      "atanhf">;
+def Graph_FloorOp : Graph_LibmUnaryOp<"floor", "round down to an integer",
+                                      "floorf">;
+def Graph_CeilOp : Graph_LibmUnaryOp<"ceil", "round up to an integer",
+                                     "ceilf">;
+def Graph_RoundOp : Graph_LibmUnaryOp<"round",
+                                      "round to nearest, ties to even",
+                                      "roundevenf">;
+
+def Graph_SignOp : Graph_UnaryOp<"sign", Graph_NumericTensor,
+                                 "sign: -1, 0 or 1"> {
+  let description = [{
+    -1 for negative elements, 1 for positive ones, 0 for zeros (float -0.0
+    gives +0.0) and NaN for NaN, as numpy's `sign`. Integers give -1, 0, 1.
+  }];
+}
+
+def Graph_ModOp : Graph_Op<"mod", [Graph_BroadcastingElementwise]> {
+  let summary = "remainder with numpy broadcasting";
+  let description = [{
+    `fmod = false` (integers only): the remainder of floor division, which
+    has the sign of the divisor, as numpy's `mod` and Python's `%`:
+    `mod(-7, 2) = 1`, `mod(7, -2) = -1`.
+    `fmod = true`: the remainder of truncated division, which has the sign
+    of the dividend, as C's `fmod`: `fmod(-7, 2) = -1`; on f32 it is libm's
+    `fmodf` (exact; NaN for a zero divisor or an infinite dividend).
+    Integer `x mod 0` is 0 in both modes (as integer `div` defines
+    `x / 0 = 0`) and `x mod -1` is 0, so bad data cannot trap.
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
+                       BoolAttr:$fmod);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+// Logical ops on bool (i1) tensors.
+def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "logical and">;
+def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "logical or">;
+def Graph_XorOp : Graph_BinaryOp<"xor", Graph_BoolTensor,
+                                 "logical exclusive or">;
+def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, "logical negation">;
 
 def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise]> {
   let summary = "GELU: x * Phi(x), exact (erf) or tanh approximation";
@@ -245,6 +316,54 @@ class Graph_ReduceOp<string mnemonic, Type operandType, string desc>
 def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", Graph_NumericTensor, "sum">;
 def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", Graph_FloatTensor, "mean">;
 def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", Graph_NumericTensor, "max">;
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", Graph_NumericTensor, "min"> {
+  let description = [{
+    Minimum over `axes` (sorted, distinct, in range); `keepdims` keeps the
+    reduced dims as size 1. NaN propagates. Starts from +inf (integers: the
+    type's maximum), which is the result of an empty reduction.
+  }];
+}
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", Graph_NumericTensor,
+                                        "product"> {
+  let description = [{
+    Product over `axes` (sorted, distinct, in range) in row-major order of
+    the reduced elements, starting from 1 (the result of an empty
+    reduction); `keepdims` keeps the reduced dims as size 1. Integer
+    products wrap.
+  }];
+}
+
+def Graph_CumSumOp : Graph_Op<"cumsum"> {
+  let summary = "cumulative sum along `axis`";
+  let description = [{
+    `result[..., i, ...]` is the sum of `input[..., j, ...]` over j <= i
+    (`exclusive`: j < i; `reverse`: j >= i; both: j > i), an empty sum
+    being 0. The sum starts from 0 and adds the selected elements in
+    increasing j (integers wrap). Same shape and type as the input. The
+    kernel visits all j for every i (O(n^2) along the axis).
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis,
+                       BoolAttr:$exclusive, BoolAttr:$reverse);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+class Graph_ArgReduceOp<string mnemonic, string extreme, string order>
+    : Graph_Op<mnemonic> {
+  let summary = "index of the " # extreme # " along `axis` (i64)";
+  let description = "For each position of the other dims, the index along "
+    "`axis` (in [0, size)) of the " # extreme # " element. Ties give the "
+    "first such index, or the last one when `select_last_index`. NaN counts "
+    "as " # order # " every number (as in numpy), so the first (last) NaN "
+    "wins. `keepdims` keeps `axis` as a size-1 dim, else it is dropped. The "
+    "axis must not be empty.";
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis,
+                       BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+def Graph_ArgMaxOp : Graph_ArgReduceOp<"argmax", "maximum", "greater than">;
+def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum", "less than">;
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -293,6 +412,38 @@ def Graph_GatherOp : Graph_Op<"gather"> {
   let description = [{
     Result shape is `data[:axis] + indices + data[axis+1:]`. Negative indices
     count from the end; indices still out of range are clamped.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_BroadcastToOp : Graph_Op<"broadcast_to"> {
+  let summary = "numpy broadcast of the input with `shape`";
+  let description = [{
+    The result shape is the numpy broadcast of the input's shape and
+    `shape` (as ONNX Expand: `shape` may have a lower rank or size-1 dims,
+    so the result can be larger than `shape`); each result element is the
+    input element it broadcasts from. Incompatible shapes are an error.
+    Folds to the input when the shape does not change. Lowers to one
+    elementwise generic reading the input through a broadcasting map.
+  }];
+  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+  let summary = "take elements of `data` at `indices` along axis";
+  let description = [{
+    `indices` has the rank of `data` and every dim other than `axis` no
+    larger than data's; the result has the shape of `indices` and
+    `result[i][j][k] = data[indices[i][j][k]][j][k]` for axis 0 (likewise
+    for other axes). Negative indices count from the end (size is added
+    once); indices still out of range are clamped, as in `gather`.
   }];
   let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
                        I64Attr:$axis);

@@ -24,9 +24,10 @@ def GraphFormFusionGroups
     only user of the previous result and keeps its shape; elementwise
     producers whose only user is in a reduction, pooling or elementwise group
     join it (not contraction operands, which would be recomputed per tile).
-    Remaining elementwise ops form chains the same way; data movement ops
-    (transpose, concat, gather, pad) are single-op groups; reshapes and
-    slices (views) and constants stay outside. A group never holds two roots, so
+    Remaining elementwise ops (broadcast_to among them) form chains the same
+    way; data movement and scan-like ops (transpose, concat, gather,
+    gather_elements, pad, cumsum, argmax, argmin) are single-op groups;
+    reshapes and slices (views) and constants stay outside. A group never holds two roots, so
     never two contractions, and a reduction is never duplicated (every fused
     value has a single user). At most `max-inputs` distinct inputs.
   }];

@@ -33,7 +33,8 @@ int64_t flopsOf(Operation *op) {
     return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
   if (auto pool = dyn_cast<AvgPool2DOp>(op))
     return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
-  if (isa<GlobalAvgPoolOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op))
+  if (isa<GlobalAvgPoolOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+          ReduceProdOp, ArgMaxOp, ArgMinOp>(op))
     return elements(op->getOperand(0).getType());
   // max, subtract, exp, sum, divide per element.
   if (isa<SoftmaxOp, LogSoftmaxOp>(op))
@@ -41,8 +42,8 @@ int64_t flopsOf(Operation *op) {
   // mean, center, square, variance, normalize, scale, shift.
   if (isa<LayerNormOp>(op))
     return 7 * elements(op->getOperand(0).getType());
-  if (isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, GatherOp, PadOp, CastOp>(
-          op))
+  if (isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, GatherOp, PadOp, CastOp,
+          GatherElementsOp, BroadcastToOp>(op))
     return 0;
   return op->getNumResults() ? elements(op->getResult(0).getType()) : 0;
 }

@@ -29,15 +29,19 @@ enum class Role { Contraction, Reduction, Pool, Elementwise, Data, None };
 Role roleOf(Operation *op) {
   if (isa<MatMulOp, Conv2DOp>(op))
     return Role::Contraction;
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, SoftmaxOp, LogSoftmaxOp,
-          LayerNormOp>(op))
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
+          SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
     return Role::Reduction;
   if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
     return Role::Pool;
-  // batch_norm is elementwise too: per-channel parameters along axis 1.
-  if (isBroadcastingElementwise(op) || isa<BatchNormOp>(op))
+  // batch_norm is elementwise too: per-channel parameters along axis 1;
+  // so is broadcast_to, whose result grows beyond its operand's shape.
+  if (isBroadcastingElementwise(op) || isa<BatchNormOp, BroadcastToOp>(op))
     return Role::Elementwise;
-  if (isa<TransposeOp, ConcatOp, GatherOp, PadOp>(op))
+  // argmax/argmin carry two accumulators (value, index): a kernel of their
+  // own rather than a tiled reduction root.
+  if (isa<TransposeOp, ConcatOp, GatherOp, PadOp, ArgMaxOp, ArgMinOp,
+          GatherElementsOp, CumSumOp>(op))
     return Role::Data;
   // Constants are inputs; reshapes and slices are views: no kernel.
   return Role::None;

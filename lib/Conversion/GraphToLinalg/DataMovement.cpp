@@ -109,6 +109,20 @@ struct PadPattern : OpRewritePattern<PadOp> {
   }
 };
 
+/// An index into a dim of `size` as gather ops read it: a negative index
+/// wraps once, and the rest is clamped so bad data cannot read outside the
+/// tensor.
+Value clampedIndex(OpBuilder &b, Location l, Value index, int64_t size) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v); };
+  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), index);
+  Value isNeg =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, c(0));
+  Value wrapped = arith::SelectOp::create(
+      b, l, isNeg, arith::AddIOp::create(b, l, idx, c(size)), idx);
+  return arith::MinSIOp::create(
+      b, l, arith::MaxSIOp::create(b, l, wrapped, c(0)), c(size - 1));
+}
+
 /// out[i.., j.., k..] = data[i.., clamp(wrap(indices[j..])), k..]
 struct GatherPattern : OpRewritePattern<GatherOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -136,19 +150,7 @@ struct GatherPattern : OpRewritePattern<GatherOp> {
         rewriter, loc, outType, op.getIndices(),
         emptyTensor(rewriter, loc, outType), maps, iterators,
         [&](OpBuilder &b, Location l, ValueRange a) {
-          auto c = [&](int64_t v) {
-            return arith::ConstantIndexOp::create(b, l, v);
-          };
-          Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), a[0]);
-          Value isNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                              idx, c(0));
-          Value wrapped = arith::SelectOp::create(
-              b, l, isNeg, arith::AddIOp::create(b, l, idx, c(axisSize)), idx);
-          // Out-of-range indices are clamped so bad data cannot read outside
-          // the tensor.
-          Value clamped = arith::MinSIOp::create(
-              b, l, arith::MaxSIOp::create(b, l, wrapped, c(0)),
-              c(axisSize - 1));
+          Value clamped = clampedIndex(b, l, a[0], axisSize);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < axis; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -163,10 +165,49 @@ struct GatherPattern : OpRewritePattern<GatherOp> {
   }
 };
 
+/// One elementwise generic whose input map broadcasts (no copy of the
+/// input's own elements).
+struct BroadcastToPattern : OpRewritePattern<BroadcastToOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BroadcastToOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildElementwise(rewriter, op.getLoc(), op.getType(),
+                                            op.getInput(),
+                                            [](OpBuilder &, Location,
+                                               ValueRange a) { return a[0]; }));
+    return success();
+  }
+};
+
+/// out[i][j][k] = data[clamp(wrap(indices[i][j][k]))][j][k] (axis 0): one
+/// parallel generic over the indices' shape.
+struct GatherElementsPattern : OpRewritePattern<GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GatherElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType outType = op.getType();
+    Value data = op.getData();
+    int64_t axis = op.getAxis();
+    int64_t axisSize = cast<RankedTensorType>(data.getType()).getDimSize(axis);
+    Value result = buildElementwise(
+        rewriter, loc, outType, op.getIndices(),
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < outType.getRank(); ++d)
+            coords.push_back(d == axis ? clampedIndex(b, l, a[0], axisSize)
+                                       : linalg::IndexOp::create(b, l, d));
+          return tensor::ExtractOp::create(b, l, data, coords);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlc::lowering::populateDataMovementPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantPattern, ReshapePattern, TransposePattern,
-               ConcatPattern, SlicePattern, PadPattern, GatherPattern>(
-      patterns.getContext());
+  patterns.add<ConstantPattern, ReshapePattern, TransposePattern, ConcatPattern,
+               SlicePattern, PadPattern, GatherPattern, GatherElementsPattern,
+               BroadcastToPattern>(patterns.getContext());
 }

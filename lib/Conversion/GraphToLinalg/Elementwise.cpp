@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlc::graph;
@@ -19,23 +20,29 @@ namespace {
 
 using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange);
 
-/// Lowers an op by applying a scalar function to its (broadcast) operands.
+/// Lowers an op by applying a scalar function to its (broadcast) operands:
+/// a fixed one, or one chosen from the op's attributes.
 template <typename OpTy>
 struct ElementwisePattern : OpRewritePattern<OpTy> {
+  using Chooser = ScalarFn (*)(OpTy);
   ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
       : OpRewritePattern<OpTy>(ctx), fn(fn) {}
+  ElementwisePattern(MLIRContext *ctx, Chooser choose)
+      : OpRewritePattern<OpTy>(ctx), choose(choose) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
-    Value result = buildElementwise(
-        rewriter, op.getLoc(), type, op->getOperands(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return fn(b, loc, args);
-        });
+    ScalarFn f = choose ? choose(op) : fn;
+    Value result =
+        buildElementwise(rewriter, op.getLoc(), type, op->getOperands(),
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return f(b, loc, args);
+                         });
     rewriter.replaceOp(op, result);
     return success();
   }
-  ScalarFn fn;
+  ScalarFn fn = nullptr;
+  Chooser choose = nullptr;
 };
 
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
@@ -44,30 +51,59 @@ Value zeroLike(OpBuilder &b, Location loc, Value v) {
   return scalarConstant(b, loc, v.getType(), 0.0);
 }
 
+/// An integer divisor that sdiv/srem accept: 0 and -1 (x / 0 traps, and
+/// so does INT_MIN / -1) are replaced by 1; callers define those results.
+struct SafeDivisor {
+  Value divisor, zero, isZero, unsafe;
+};
+SafeDivisor safeDivisor(OpBuilder &b, Location loc, Value d) {
+  Value zero = zeroLike(b, loc, d);
+  Value one = scalarConstant(b, loc, d.getType(), 1.0);
+  Value minusOne = scalarConstant(b, loc, d.getType(), -1.0);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne);
+  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  return {arith::SelectOp::create(b, loc, unsafe, one, d), zero, isZero,
+          unsafe};
+}
+
 Value lowerDiv(OpBuilder &b, Location loc, ValueRange a) {
   if (isFloat(a[0]))
     return arith::DivFOp::create(b, loc, a[0], a[1]);
   // Integer x / 0 is defined as 0 and INT_MIN / -1 wraps, instead of the
   // trap a bare sdiv would raise on bad data.
-  Value zero = zeroLike(b, loc, a[1]);
-  Value one = scalarConstant(b, loc, a[1].getType(), 1.0);
-  Value minusOne = scalarConstant(b, loc, a[1].getType(), -1.0);
-  Value isZero =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a[1], zero);
-  Value isMinusOne =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a[1], minusOne);
-  Value unsafe = arith::OrIOp::create(b, loc, isZero, isMinusOne);
-  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, a[1]);
-  Value quotient = arith::DivSIOp::create(b, loc, a[0], divisor);
-  Value negated = arith::SubIOp::create(b, loc, zero, a[0]);
-  Value special = arith::SelectOp::create(b, loc, isZero, zero, negated);
-  return arith::SelectOp::create(b, loc, unsafe, special, quotient);
+  SafeDivisor d = safeDivisor(b, loc, a[1]);
+  Value quotient = arith::DivSIOp::create(b, loc, a[0], d.divisor);
+  Value negated = arith::SubIOp::create(b, loc, d.zero, a[0]);
+  Value special = arith::SelectOp::create(b, loc, d.isZero, d.zero, negated);
+  return arith::SelectOp::create(b, loc, d.unsafe, special, quotient);
 }
 
-Value lowerMin(OpBuilder &b, Location loc, ValueRange a) {
+/// C fmod: remainder with the dividend's sign (frem is libm's fmodf). For
+/// integers x mod 0 = x mod -1 = 0: srem by 1 instead of a trap.
+Value lowerFmod(OpBuilder &b, Location loc, ValueRange a) {
   if (isFloat(a[0]))
-    return arith::MinimumFOp::create(b, loc, a[0], a[1]);
-  return arith::MinSIOp::create(b, loc, a[0], a[1]);
+    return arith::RemFOp::create(b, loc, a[0], a[1]);
+  return arith::RemSIOp::create(b, loc, a[0],
+                                safeDivisor(b, loc, a[1]).divisor);
+}
+
+/// Floor modulo (integers): a nonzero remainder whose sign differs from
+/// the divisor's moves by one divisor, so the result has the divisor's sign.
+Value lowerFloorMod(OpBuilder &b, Location loc, ValueRange a) {
+  SafeDivisor d = safeDivisor(b, loc, a[1]);
+  Value rem = arith::RemSIOp::create(b, loc, a[0], d.divisor);
+  Value zero = d.zero;
+  Value signsDiffer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                            arith::XOrIOp::create(b, loc, rem, a[1]), zero);
+  Value nonZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
+  Value adjust = arith::AndIOp::create(b, loc, signsDiffer, nonZero);
+  return arith::SelectOp::create(b, loc, adjust,
+                                 arith::AddIOp::create(b, loc, rem, a[1]), rem);
 }
 
 Value lowerNeg(OpBuilder &b, Location loc, ValueRange a) {
@@ -80,6 +116,78 @@ Value lowerAbs(OpBuilder &b, Location loc, ValueRange a) {
   if (isFloat(a[0]))
     return math::AbsFOp::create(b, loc, a[0]);
   return math::AbsIOp::create(b, loc, a[0]);
+}
+
+/// numpy's sign: -1 below zero, 1 above, and x itself otherwise for
+/// integers (0) or +0.0 / NaN for floats.
+Value lowerSign(OpBuilder &b, Location loc, ValueRange a) {
+  Value x = a[0];
+  Value zero = zeroLike(b, loc, x);
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  Value minusOne = scalarConstant(b, loc, x.getType(), -1.0);
+  Value isPos, isNeg, rest = zero;
+  if (isFloat(x)) {
+    isPos = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero);
+    isNeg = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+    Value isNaN =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+    rest = arith::SelectOp::create(b, loc, isNaN, x, zero);
+  } else {
+    isPos = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero);
+    isNeg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero);
+  }
+  Value notPos = arith::SelectOp::create(b, loc, isNeg, minusOne, rest);
+  return arith::SelectOp::create(b, loc, isPos, one, notPos);
+}
+
+/// A unary math dialect op on the single operand.
+template <typename MathOp>
+Value lowerMathUnary(OpBuilder &b, Location loc, ValueRange a) {
+  return MathOp::create(b, loc, a[0]);
+}
+
+/// pow: powf for floats. Integers: square-and-multiply over the exponent's
+/// bits (wrapping, as numpy), one scf.for with a constant trip count; a
+/// negative exponent gives 0, or 1 / +-1 for bases 1 / -1.
+Value lowerPow(OpBuilder &b, Location loc, ValueRange a) {
+  if (isFloat(a[0]))
+    return math::PowFOp::create(b, loc, a[0], a[1]);
+  Value base = a[0], exp = a[1];
+  Type t = base.getType();
+  Value zero = zeroLike(b, loc, base);
+  Value one = scalarConstant(b, loc, t, 1.0);
+  Value minusOne = scalarConstant(b, loc, t, -1.0);
+  auto idx = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // A non-negative exponent has at most width - 1 bits.
+  auto loop = scf::ForOp::create(
+      b, loc, idx(0), idx(t.getIntOrFloatBitWidth() - 1), idx(1),
+      ValueRange{one, base, exp},
+      [&](OpBuilder &nb, Location l, Value, ValueRange it) {
+        Value odd = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::ne,
+            arith::AndIOp::create(nb, l, it[2], one), zero);
+        Value result = arith::SelectOp::create(
+            nb, l, odd, arith::MulIOp::create(nb, l, it[0], it[1]), it[0]);
+        Value square = arith::MulIOp::create(nb, l, it[1], it[1]);
+        Value rest = arith::ShRUIOp::create(nb, l, it[2], one);
+        scf::YieldOp::create(nb, l, ValueRange{result, square, rest});
+      });
+  Value oddExp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                            arith::AndIOp::create(b, loc, exp, one), zero);
+  Value isOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, one);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, minusOne);
+  Value minusOnePow = arith::SelectOp::create(b, loc, oddExp, minusOne, one);
+  Value negative = arith::SelectOp::create(
+      b, loc, isOne, one,
+      arith::SelectOp::create(b, loc, isMinusOne, minusOnePow, zero));
+  Value negExp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exp, zero);
+  return arith::SelectOp::create(b, loc, negExp, negative, loop.getResult(0));
 }
 
 Value lowerSigmoid(OpBuilder &b, Location loc, ValueRange a) {
@@ -121,23 +229,6 @@ Value lowerGeluTanh(OpBuilder &b, Location loc, ValueRange a) {
 Value lowerSelect(OpBuilder &b, Location loc, ValueRange a) {
   return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);
 }
-
-/// Lowers graph.gelu, choosing the variant from its attribute.
-struct GeluPattern : OpRewritePattern<GeluOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GeluOp op,
-                                PatternRewriter &rewriter) const override {
-    ScalarFn fn = op.getTanhApproximation() ? lowerGeluTanh : lowerGeluErf;
-    Value result =
-        buildElementwise(rewriter, op.getLoc(), op.getType(),
-                         op->getOperands(),
-                         [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return fn(b, loc, args);
-                         });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
 
 struct ComparePattern : OpRewritePattern<CompareOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -274,9 +365,9 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   MLC_EW(SubOp, return subScalar(b, loc, a[0], a[1]));
   MLC_EW(MulOp, return mulScalar(b, loc, a[0], a[1]));
   MLC_EW(DivOp, return lowerDiv(b, loc, a));
-  MLC_EW(PowOp, return math::PowFOp::create(b, loc, a[0], a[1]));
+  MLC_EW(PowOp, return lowerPow(b, loc, a));
   MLC_EW(MaxOp, return maxScalar(b, loc, a[0], a[1]));
-  MLC_EW(MinOp, return lowerMin(b, loc, a));
+  MLC_EW(MinOp, return minScalar(b, loc, a[0], a[1]));
   MLC_EW(NegOp, return lowerNeg(b, loc, a));
   MLC_EW(AbsOp, return lowerAbs(b, loc, a));
   MLC_EW(ReluOp, return maxScalar(b, loc, a[0], zeroLike(b, loc, a[0])));
@@ -288,6 +379,37 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   MLC_EW(SigmoidOp, return lowerSigmoid(b, loc, a));
   MLC_EW(ErfOp, return math::ErfOp::create(b, loc, a[0]));
   MLC_EW(SelectOp, return lowerSelect(b, loc, a));
+  MLC_EW(SignOp, return lowerSign(b, loc, a));
+  MLC_EW(AndOp, return arith::AndIOp::create(b, loc, a[0], a[1]));
+  MLC_EW(OrOp, return arith::OrIOp::create(b, loc, a[0], a[1]));
+  MLC_EW(XorOp, return arith::XOrIOp::create(b, loc, a[0], a[1]));
+  MLC_EW(NotOp, return arith::XOrIOp::create(
+                    b, loc, a[0], scalarConstant(b, loc, a[0].getType(), 1.0)));
 #undef MLC_EW
-  patterns.add<GeluPattern, ComparePattern, CastPattern>(ctx);
+  // Float functions that become LLVM intrinsics or libm calls (see
+  // convert-math-to-llvm and convert-math-to-libm in the CPU pipeline).
+#define MLC_MATH(OP, MATH_OP)                                                  \
+  patterns.add<ElementwisePattern<OP>>(ctx, lowerMathUnary<math::MATH_OP>)
+  MLC_MATH(SinOp, SinOp);
+  MLC_MATH(CosOp, CosOp);
+  MLC_MATH(TanOp, TanOp);
+  MLC_MATH(AsinOp, AsinOp);
+  MLC_MATH(AcosOp, AcosOp);
+  MLC_MATH(AtanOp, AtanOp);
+  MLC_MATH(SinhOp, SinhOp);
+  MLC_MATH(CoshOp, CoshOp);
+  MLC_MATH(AsinhOp, AsinhOp);
+  MLC_MATH(AcoshOp, AcoshOp);
+  MLC_MATH(AtanhOp, AtanhOp);
+  MLC_MATH(FloorOp, FloorOp);
+  MLC_MATH(CeilOp, CeilOp);
+  MLC_MATH(RoundOp, RoundEvenOp);
+#undef MLC_MATH
+  patterns.add<ElementwisePattern<GeluOp>>(ctx, [](GeluOp op) -> ScalarFn {
+    return op.getTanhApproximation() ? lowerGeluTanh : lowerGeluErf;
+  });
+  patterns.add<ElementwisePattern<ModOp>>(ctx, [](ModOp op) -> ScalarFn {
+    return op.getFmod() ? lowerFmod : lowerFloorMod;
+  });
+  patterns.add<ComparePattern, CastPattern>(ctx);
 }

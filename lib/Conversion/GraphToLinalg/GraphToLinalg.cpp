@@ -5,6 +5,7 @@
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlc {
@@ -26,8 +27,8 @@ struct ConvertGraphToLinalg
     // Kernel boundaries survive; mlc-lower-fusion-groups consumes them.
     target.addLegalOp<mlc::graph::FusionGroupOp, mlc::graph::YieldOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect,
-                           func::FuncDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect, func::FuncDialect>();
     RewritePatternSet patterns(ctx);
     mlc::lowering::populateElementwisePatterns(patterns);
     mlc::lowering::populateContractionPatterns(patterns);

@@ -22,16 +22,27 @@ Value scalarConstant(OpBuilder &b, Location loc, Type elementType,
       b, loc, b.getIntegerAttr(elementType, static_cast<int64_t>(value)));
 }
 
-Value lowestValue(OpBuilder &b, Location loc, Type elementType) {
+/// -inf or the signed minimum (lowest), +inf or the signed maximum.
+static Value extremeValue(OpBuilder &b, Location loc, Type elementType,
+                          bool lowest) {
   if (auto ft = dyn_cast<FloatType>(elementType))
     return arith::ConstantOp::create(
         b, loc,
         b.getFloatAttr(ft, APFloat::getInf(ft.getFloatSemantics(),
-                                           /*Negative=*/true)));
+                                           /*Negative=*/lowest)));
   unsigned width = elementType.getIntOrFloatBitWidth();
   return arith::ConstantOp::create(
       b, loc,
-      b.getIntegerAttr(elementType, APInt::getSignedMinValue(width)));
+      b.getIntegerAttr(elementType, lowest ? APInt::getSignedMinValue(width)
+                                           : APInt::getSignedMaxValue(width)));
+}
+
+Value lowestValue(OpBuilder &b, Location loc, Type elementType) {
+  return extremeValue(b, loc, elementType, /*lowest=*/true);
+}
+
+Value highestValue(OpBuilder &b, Location loc, Type elementType) {
+  return extremeValue(b, loc, elementType, /*lowest=*/false);
 }
 
 Value addScalar(OpBuilder &b, Location loc, Value x, Value y) {
@@ -54,6 +65,11 @@ Value maxScalar(OpBuilder &b, Location loc, Value x, Value y) {
   if (isa<FloatType>(x.getType()))
     return arith::MaximumFOp::create(b, loc, x, y);
   return arith::MaxSIOp::create(b, loc, x, y);
+}
+Value minScalar(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MinimumFOp::create(b, loc, x, y);
+  return arith::MinSIOp::create(b, loc, x, y);
 }
 
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type) {
@@ -111,12 +127,9 @@ Value divideByConstant(OpBuilder &b, Location loc, Value input,
                           });
 }
 
-Value buildReduction(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> axes, ReduceKind kind, bool keepDims) {
-  MLIRContext *ctx = b.getContext();
-  auto inType = cast<RankedTensorType>(input.getType());
+ReductionLoops reductionLoops(MLIRContext *ctx, RankedTensorType inType,
+                              ArrayRef<int64_t> axes, bool keepDims) {
   int64_t rank = inType.getRank();
-  Type elt = inType.getElementType();
   SmallVector<bool> reduced(rank, false);
   for (int64_t a : axes)
     reduced[a] = true;
@@ -147,22 +160,58 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
   SmallVector<AffineExpr> outExprs;
   for (int64_t i = 0; i < numParallel; ++i)
     outExprs.push_back(getAffineDimExpr(i, ctx));
-  SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, inExprs, ctx),
-                                 AffineMap::get(numLoops, 0, outExprs, ctx)};
-  SmallVector<utils::IteratorType> iterators(numParallel,
-                                             utils::IteratorType::parallel);
-  iterators.append(numLoops - numParallel, utils::IteratorType::reduction);
+  ReductionLoops loops;
+  loops.resultShape = resultShape;
+  loops.inputMap = AffineMap::get(numLoops, 0, inExprs, ctx);
+  loops.resultMap = AffineMap::get(numLoops, 0, outExprs, ctx);
+  loops.iterators.assign(numParallel, utils::IteratorType::parallel);
+  loops.iterators.append(numLoops - numParallel,
+                         utils::IteratorType::reduction);
+  return loops;
+}
 
-  auto outType = RankedTensorType::get(resultShape, elt);
-  Value identity = kind == ReduceKind::Sum ? scalarConstant(b, loc, elt, 0.0)
-                                           : lowestValue(b, loc, elt);
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, ReduceKind kind, bool keepDims) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  Type elt = inType.getElementType();
+  ReductionLoops loops = reductionLoops(b.getContext(), inType, axes, keepDims);
+  auto outType = RankedTensorType::get(loops.resultShape, elt);
+  Value identity;
+  switch (kind) {
+  case ReduceKind::Sum:
+    identity = scalarConstant(b, loc, elt, 0.0);
+    break;
+  case ReduceKind::Prod:
+    identity = scalarConstant(b, loc, elt, 1.0);
+    break;
+  case ReduceKind::Max:
+    identity = lowestValue(b, loc, elt);
+    break;
+  case ReduceKind::Min:
+    identity = highestValue(b, loc, elt);
+    break;
+  }
   Value init = filledTensor(b, loc, outType, identity);
   return linalg::GenericOp::create(
-             b, loc, outType, input, init, maps, iterators,
+             b, loc, outType, input, init,
+             ArrayRef<AffineMap>{loops.inputMap, loops.resultMap},
+             loops.iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value v = kind == ReduceKind::Sum
-                             ? addScalar(nb, nloc, args[1], args[0])
-                             : maxScalar(nb, nloc, args[1], args[0]);
+               Value acc = args[1], x = args[0], v;
+               switch (kind) {
+               case ReduceKind::Sum:
+                 v = addScalar(nb, nloc, acc, x);
+                 break;
+               case ReduceKind::Prod:
+                 v = mulScalar(nb, nloc, acc, x);
+                 break;
+               case ReduceKind::Max:
+                 v = maxScalar(nb, nloc, acc, x);
+                 break;
+               case ReduceKind::Min:
+                 v = minScalar(nb, nloc, acc, x);
+                 break;
+               }
                linalg::YieldOp::create(nb, nloc, v);
              })
       .getResult(0);

@@ -25,6 +25,9 @@ mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
 /// Lowest value of the element type (-inf for floats), the identity of max.
 mlir::Value lowestValue(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Type elementType);
+/// Highest value of the element type (+inf for floats), the identity of min.
+mlir::Value highestValue(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Type elementType);
 
 /// Scalar arithmetic that picks the float or integer arith op.
 mlir::Value addScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
@@ -34,6 +37,8 @@ mlir::Value subScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
 mlir::Value mulScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
 mlir::Value maxScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                      mlir::Value y);
+mlir::Value minScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
                       mlir::Value y);
 
 mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
@@ -58,7 +63,19 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value divideByConstant(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value input, double divisor);
 
-enum class ReduceKind { Sum, Max };
+/// The loops of a reduction of a tensor over sorted `axes`: one parallel
+/// loop per result dim, then the reduced dims. With keepDims the result
+/// keeps size-1 dims (loops the input ignores) at the reduced positions.
+struct ReductionLoops {
+  llvm::SmallVector<int64_t> resultShape;
+  mlir::AffineMap inputMap, resultMap;
+  llvm::SmallVector<mlir::utils::IteratorType> iterators;
+};
+ReductionLoops reductionLoops(mlir::MLIRContext *ctx,
+                              mlir::RankedTensorType inType,
+                              llvm::ArrayRef<int64_t> axes, bool keepDims);
+
+enum class ReduceKind { Sum, Max, Min, Prod };
 /// Reduces `input` over the sorted `axes`; the result keeps size-1 dims at
 /// the reduced positions when keepDims, else drops them.
 mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,

@@ -42,6 +42,108 @@ struct ReducePattern : OpRewritePattern<OpTy> {
   }
 };
 
+/// argmax/argmin: one reduction generic over `axis` carrying the extreme
+/// value and its index; an element replaces the accumulator when it is
+/// strictly better (first index wins ties) or, with select_last_index, at
+/// least as good. NaN beats every number, so the first (last) NaN wins.
+template <typename OpTy, bool IsMax>
+struct ArgReducePattern : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType inType = op.getInput().getType();
+    Type elt = inType.getElementType();
+    int64_t axis = op.getAxis();
+    bool last = op.getSelectLastIndex();
+    ReductionLoops loops =
+        reductionLoops(rewriter.getContext(), inType, axis, op.getKeepdims());
+    auto valueType = RankedTensorType::get(loops.resultShape, elt);
+    RankedTensorType indexType = op.getType();
+    Value valueInit = filledTensor(rewriter, loc, valueType,
+                                   IsMax ? lowestValue(rewriter, loc, elt)
+                                         : highestValue(rewriter, loc, elt));
+    Value indexInit =
+        filledTensor(rewriter, loc, indexType,
+                     scalarConstant(rewriter, loc, rewriter.getI64Type(), 0));
+    int64_t axisLoop = loops.iterators.size() - 1;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{valueType, indexType}, op.getInput(),
+        ValueRange{valueInit, indexInit},
+        ArrayRef<AffineMap>{loops.inputMap, loops.resultMap, loops.resultMap},
+        loops.iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+          Value x = a[0], acc = a[1];
+          Value take;
+          if (isa<FloatType>(elt)) {
+            using P = arith::CmpFPredicate;
+            P pred =
+                IsMax ? (last ? P::OGE : P::OGT) : (last ? P::OLE : P::OLT);
+            Value better = arith::CmpFOp::create(b, l, pred, x, acc);
+            Value xNaN = arith::CmpFOp::create(b, l, P::UNO, x, x);
+            Value accNum = arith::CmpFOp::create(b, l, P::ORD, acc, acc);
+            // First index: a NaN replaces only a number; last: any NaN.
+            Value nanWins =
+                last ? xNaN : arith::AndIOp::create(b, l, xNaN, accNum);
+            take = arith::OrIOp::create(b, l, nanWins, better);
+          } else {
+            using P = arith::CmpIPredicate;
+            P pred =
+                IsMax ? (last ? P::sge : P::sgt) : (last ? P::sle : P::slt);
+            take = arith::CmpIOp::create(b, l, pred, x, acc);
+          }
+          Value index = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, axisLoop));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, take, x, acc),
+                         arith::SelectOp::create(b, l, take, index, a[2])});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
+/// cumsum: loops over the result, then j along the axis (a reduction):
+/// out[.., i, ..] += in[.., j, ..] for the j the attributes select, in
+/// increasing j.
+struct CumSumPattern : OpRewritePattern<CumSumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CumSumOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    SmallVector<AffineExpr> inExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      inExprs.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, inExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(rank + 1, ctx).getMajorSubMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    using P = arith::CmpIPredicate;
+    P pred = op.getReverse() ? (op.getExclusive() ? P::sgt : P::sge)
+                             : (op.getExclusive() ? P::slt : P::sle);
+    Value init =
+        filledTensor(rewriter, loc, type,
+                     scalarConstant(rewriter, loc, type.getElementType(), 0.0));
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, type, op.getInput(), init, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value i = linalg::IndexOp::create(b, l, axis);
+          Value j = linalg::IndexOp::create(b, l, rank);
+          Value selected = arith::CmpIOp::create(b, l, pred, j, i);
+          Value sum = addScalar(b, l, a[1], a[0]);
+          linalg::YieldOp::create(
+              b, l, Value(arith::SelectOp::create(b, l, selected, sum, a[1])));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// Mean over `axes` with kept dims.
 Value meanKeep(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> axes) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -165,10 +267,14 @@ struct BatchNormPattern : OpRewritePattern<BatchNormOp> {
 } // namespace
 
 void mlc::lowering::populateNormalizationPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,
-               ReducePattern<ReduceMeanOp, ReduceKind::Sum, true>,
-               ReducePattern<ReduceMaxOp, ReduceKind::Max, false>,
-               SoftmaxPattern<SoftmaxOp, false>,
-               SoftmaxPattern<LogSoftmaxOp, true>, LayerNormPattern,
-               BatchNormPattern>(patterns.getContext());
+  patterns
+      .add<ReducePattern<ReduceSumOp, ReduceKind::Sum, false>,
+           ReducePattern<ReduceMeanOp, ReduceKind::Sum, true>,
+           ReducePattern<ReduceMaxOp, ReduceKind::Max, false>,
+           ReducePattern<ReduceMinOp, ReduceKind::Min, false>,
+           ReducePattern<ReduceProdOp, ReduceKind::Prod, false>,
+           ArgReducePattern<ArgMaxOp, true>, ArgReducePattern<ArgMinOp, false>,
+           CumSumPattern, SoftmaxPattern<SoftmaxOp, false>,
+           SoftmaxPattern<LogSoftmaxOp, true>, LayerNormPattern,
+           BatchNormPattern>(patterns.getContext());
 }

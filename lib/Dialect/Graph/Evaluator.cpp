@@ -327,6 +327,37 @@ template <typename T> T divS(T a, T b) {
     return a / b;
   }
 }
+// lowerFmod / lowerFloorMod: fmodf for floats; integer x mod 0 and x mod -1
+// are 0; floor modulo moves a remainder of the wrong sign by one divisor.
+template <typename T> T modS(T a, T b, bool fmod) {
+  if constexpr (kIsFloat<T>) {
+    return fmodf(a, b);
+  } else {
+    if (b == 0 || b == -1)
+      return 0;
+    T r = a % b;
+    if (!fmod && r != 0 && (r < 0) != (b < 0))
+      r += b;
+    return r;
+  }
+}
+// lowerPow: powf, or square-and-multiply with wrapping products over the
+// exponent's width - 1 low bits; negative exponents as documented.
+template <typename T> T powS(T base, T exp) {
+  if constexpr (kIsFloat<T>) {
+    return powf(base, exp);
+  } else {
+    if (exp < 0)
+      return base == 1 ? 1 : base == -1 ? ((exp & 1) ? -1 : 1) : 0;
+    T result = 1;
+    for (unsigned k = 0; k + 1 < sizeof(T) * 8; ++k, exp >>= 1) {
+      if (exp & 1)
+        result = mulS(result, base);
+      base = mulS(base, base);
+    }
+    return result;
+  }
+}
 // arith.maximumf/minimumf: NaN propagates, and +0 > -0.
 template <typename T> T maxS(T a, T b) {
   if constexpr (kIsFloat<T>) {
@@ -351,6 +382,18 @@ template <typename T> T absS(T a) {
     return fabsf(a);
   else
     return a < 0 ? negS(a) : a; // math.absi: INT_MIN stays INT_MIN
+}
+
+// lowerSign: numpy's sign; +0.0 for both zeros, NaN stays NaN.
+template <typename T> T signS(T a) {
+  if (a > 0)
+    return 1;
+  if (a < 0)
+    return static_cast<T>(-1);
+  if constexpr (kIsFloat<T>)
+    return std::isnan(a) ? a : 0.0f;
+  else
+    return 0;
 }
 
 // math.rsqrt lowers to 1 / sqrt (convert-math-to-llvm).
@@ -550,7 +593,7 @@ HostTensor unaryFloat(const HostTensor &a, float (*fn)(float)) {
 // Reductions and row-wise ops
 //===----------------------------------------------------------------------===//
 
-enum class Reduce { Sum, Max };
+enum class Reduce { Sum, Max, Min, Prod };
 
 /// buildReduction: per kept index, acc = init then acc = acc (+|max) x over
 /// the reduced dims in row-major order. Walking the input in row-major order
@@ -564,12 +607,16 @@ HostTensor reduce(const HostTensor &in, ArrayRef<int64_t> axes, Reduce kind) {
   HostTensor out(in.getKind(), outShape);
   dispatchNumeric(in.getKind(), [&](auto tag) {
     using T = typename decltype(tag)::type;
+    using Limits = std::numeric_limits<T>;
     T init = 0;
-    if (kind == Reduce::Max) {
-      if constexpr (kIsFloat<T>)
-        init = -std::numeric_limits<float>::infinity();
-      else
-        init = std::numeric_limits<T>::min();
+    if (kind == Reduce::Prod)
+      init = 1;
+    if constexpr (kIsFloat<T>) {
+      if (kind == Reduce::Max || kind == Reduce::Min)
+        init = kind == Reduce::Max ? -Limits::infinity() : Limits::infinity();
+    } else {
+      if (kind == Reduce::Max || kind == Reduce::Min)
+        init = kind == Reduce::Max ? Limits::min() : Limits::max();
     }
     auto dst = out.values<T>();
     std::fill(dst.begin(), dst.end(), init);
@@ -578,8 +625,95 @@ HostTensor reduce(const HostTensor &in, ArrayRef<int64_t> axes, Reduce kind) {
         broadcastStrides(outShape, in.getShape())};
     walk(in.getShape(), strides, {0}, [&](int64_t i, ArrayRef<int64_t> off) {
       T &acc = dst[off[0]];
-      acc = kind == Reduce::Sum ? addS(acc, src[i]) : maxS(acc, src[i]);
+      switch (kind) {
+      case Reduce::Sum:
+        acc = addS(acc, src[i]);
+        break;
+      case Reduce::Prod:
+        acc = mulS(acc, src[i]);
+        break;
+      case Reduce::Max:
+        acc = maxS(acc, src[i]);
+        break;
+      case Reduce::Min:
+        acc = minS(acc, src[i]);
+        break;
+      }
     });
+  });
+  return out;
+}
+
+/// ArgReducePattern's update rule: does x replace the accumulator?
+template <typename T> bool argTakes(T x, T acc, bool isMax, bool last) {
+  // C++ comparisons are ordered (false on NaN), like OGT/OGE/OLT/OLE.
+  bool better =
+      isMax ? (last ? x >= acc : x > acc) : (last ? x <= acc : x < acc);
+  if constexpr (kIsFloat<T>) {
+    bool xNaN = std::isnan(x), accNaN = std::isnan(acc);
+    return (last ? xNaN : xNaN && !accNaN) || better;
+  }
+  return better;
+}
+
+/// argmax/argmin over `axis`, in the keepdims layout: the accumulator
+/// starts at -inf/+inf (integer min/max) with index 0, and each element of
+/// a row is offered in order.
+HostTensor argReduce(const HostTensor &in, int64_t axis, bool isMax,
+                     bool last) {
+  SmallVector<int64_t> outShape(in.getShape());
+  outShape[axis] = 1;
+  HostTensor out(ElementKind::I64, outShape);
+  auto dst = out.values<int64_t>();
+  int64_t inner = product(in.getShape().drop_front(axis + 1));
+  int64_t size = in.getShape()[axis];
+  dispatchNumeric(in.getKind(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Limits = std::numeric_limits<T>;
+    T init;
+    if constexpr (kIsFloat<T>)
+      init = isMax ? -Limits::infinity() : Limits::infinity();
+    else
+      init = isMax ? Limits::min() : Limits::max();
+    SmallVector<T> acc(out.getNumElements(), init);
+    auto src = in.values<T>();
+    SmallVector<SmallVector<int64_t>> strides = {
+        broadcastStrides(outShape, in.getShape())};
+    walk(in.getShape(), strides, {0}, [&](int64_t i, ArrayRef<int64_t> off) {
+      if (argTakes(src[i], acc[off[0]], isMax, last)) {
+        acc[off[0]] = src[i];
+        dst[off[0]] = (i / inner) % size;
+      }
+    });
+  });
+  return out;
+}
+
+/// CumSumPattern: out[.., i, ..] = 0 (+ in[.., j, ..] for each selected j,
+/// in increasing j).
+HostTensor cumsum(const HostTensor &in, int64_t axis, bool exclusive,
+                  bool reverse) {
+  HostTensor out(in.getKind(), in.getShape());
+  auto shape = in.getShape();
+  int64_t outer = product(shape.take_front(axis)), n = shape[axis];
+  int64_t inner = product(shape.drop_front(axis + 1));
+  auto selected = [&](int64_t j, int64_t i) {
+    return reverse ? (exclusive ? j > i : j >= i)
+                   : (exclusive ? j < i : j <= i);
+  };
+  dispatchNumeric(in.getKind(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto src = in.values<T>();
+    auto dst = out.values<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < inner; ++k) {
+          T acc = 0;
+          for (int64_t j = 0; j < n; ++j)
+            if (selected(j, i))
+              acc = addS(acc, src[(o * n + j) * inner + k]);
+          dst[(o * n + i) * inner + k] = acc;
+        }
   });
   return out;
 }
@@ -853,6 +987,17 @@ HostTensor concat(ArrayRef<HostTensor> in, int64_t axis,
   return out;
 }
 
+/// Element j of an index tensor as gather ops read it (clampedIndex):
+/// negative indices wrap once; the rest is clamped into [0, size).
+int64_t clampedIndex(const HostTensor &indices, int64_t j, int64_t size) {
+  int64_t v = indices.getKind() == ElementKind::I64
+                  ? indices.values<int64_t>()[j]
+                  : indices.values<int32_t>()[j];
+  if (v < 0)
+    v += size;
+  return std::min(std::max<int64_t>(v, 0), size - 1);
+}
+
 HostTensor gather(const HostTensor &data, const HostTensor &indices,
                   int64_t axis, ArrayRef<int64_t> outShape) {
   HostTensor out(data.getKind(), outShape);
@@ -861,15 +1006,7 @@ HostTensor gather(const HostTensor &data, const HostTensor &indices,
   int64_t outer = product(ds.take_front(axis)), axisSize = ds[axis];
   int64_t inner = product(ds.drop_front(axis + 1)) * es;
   int64_t count = indices.getNumElements();
-  auto index = [&](int64_t j) -> int64_t {
-    int64_t v = indices.getKind() == ElementKind::I64
-                    ? indices.values<int64_t>()[j]
-                    : indices.values<int32_t>()[j];
-    // Negative indices wrap once; the rest is clamped into range.
-    if (v < 0)
-      v += axisSize;
-    return std::min(std::max<int64_t>(v, 0), axisSize - 1);
-  };
+  auto index = [&](int64_t j) { return clampedIndex(indices, j, axisSize); };
   const char *src = data.getBytes().data();
   char *dst = out.getMutableBytes().data();
   for (int64_t o = 0; o < outer; ++o)
@@ -877,6 +1014,28 @@ HostTensor gather(const HostTensor &data, const HostTensor &indices,
       if (inner)
         std::memcpy(dst + (o * count + j) * inner,
                     src + (o * axisSize + index(j)) * inner, inner);
+  return out;
+}
+
+/// out[i][j][k] = data[clampedIndex(indices[i][j][k])][j][k] (axis 0).
+HostTensor gatherElements(const HostTensor &data, const HostTensor &indices,
+                          int64_t axis) {
+  HostTensor out(data.getKind(), indices.getShape());
+  SmallVector<int64_t> dataStrides = rowMajorStrides(data.getShape());
+  int64_t axisSize = data.getShape()[axis];
+  // Offsets of data[i][j][k] with the axis coordinate left at 0.
+  SmallVector<SmallVector<int64_t>> strides = {dataStrides};
+  strides[0][axis] = 0;
+  dispatchAll(data.getKind(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto src = data.values<T>();
+    auto dst = out.values<T>();
+    walk(indices.getShape(), strides, {0},
+         [&](int64_t i, ArrayRef<int64_t> off) {
+           dst[i] = src[off[0] +
+                        clampedIndex(indices, i, axisSize) * dataStrides[axis]];
+         });
+  });
   return out;
 }
 
@@ -909,6 +1068,19 @@ HostTensor pad(PadOp op, const HostTensor &x, ArrayRef<int64_t> outShape) {
   return out;
 }
 
+HostTensor broadcastTo(const HostTensor &x, ArrayRef<int64_t> outShape) {
+  HostTensor out(x.getKind(), outShape);
+  dispatchAll(x.getKind(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    auto src = x.values<T>();
+    auto dst = out.values<T>();
+    forEachBroadcast(outShape, {&x}, [&](int64_t i, ArrayRef<int64_t> off) {
+      dst[i] = src[off[0]];
+    });
+  });
+  return out;
+}
+
 HostTensor select(ArrayRef<HostTensor> in, ArrayRef<int64_t> outShape) {
   HostTensor out(in[1].getKind(), outShape);
   auto cond = in[0].values<uint8_t>();
@@ -935,6 +1107,15 @@ HostTensor cast(const HostTensor &x, ElementKind to) {
   });
 }
 
+/// A logical op on bool tensors (stored as 0/1 bytes).
+template <typename Fn>
+HostTensor logical(const HostTensor &a, const HostTensor &b,
+                   ArrayRef<int64_t> outShape, Fn &&fn) {
+  return mapBinary<uint8_t, uint8_t, uint8_t>(
+      a, b, outShape, ElementKind::I1,
+      [&](uint8_t x, uint8_t y) -> uint8_t { return fn(x, y); });
+}
+
 HostTensor compare(CompareOp op, const HostTensor &a, const HostTensor &b,
                    ArrayRef<int64_t> outShape) {
   ComparePredicate pred = op.getPredicate();
@@ -946,6 +1127,27 @@ HostTensor compare(CompareOp op, const HostTensor &a, const HostTensor &b,
   });
 }
 
+using FloatFn = float (*)(float);
+
+/// The libm function that a float op's math op (an LLVM intrinsic or a libm
+/// call once lowered) ends up calling; null for other ops.
+FloatFn libmFunction(Operation *op) {
+  // One .Case per macro use.
+  // clang-format off
+#define MLC_LIBM(OP, FN)                                                       \
+  .Case([](OP) -> FloatFn { return [](float x) { return FN(x); }; })
+  return llvm::TypeSwitch<Operation *, FloatFn>(op)
+      MLC_LIBM(SinOp, sinf) MLC_LIBM(CosOp, cosf) MLC_LIBM(TanOp, tanf)
+      MLC_LIBM(AsinOp, asinf) MLC_LIBM(AcosOp, acosf) MLC_LIBM(AtanOp, atanf)
+      MLC_LIBM(SinhOp, sinhf) MLC_LIBM(CoshOp, coshf)
+      MLC_LIBM(AsinhOp, asinhf) MLC_LIBM(AcoshOp, acoshf)
+      MLC_LIBM(AtanhOp, atanhf) MLC_LIBM(FloorOp, floorf)
+      MLC_LIBM(CeilOp, ceilf) MLC_LIBM(RoundOp, roundevenf)
+      .Default([](Operation *) -> FloatFn { return nullptr; });
+#undef MLC_LIBM
+  // clang-format on
+}
+
 /// The result of a region-free graph op other than graph.constant, whose
 /// operands have been checked against its operand types.
 FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
@@ -955,6 +1157,8 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
   auto bin = [&](auto fn) { return binaryNumeric(in[0], in[1], shape, fn); };
   auto un = [&](auto fn) { return unaryNumeric(in[0], fn); };
   auto fl = [&](float (*fn)(float)) { return unaryFloat(in[0], fn); };
+  if (FloatFn fn = libmFunction(op))
+    return fl(fn);
   return llvm::TypeSwitch<Operation *, FailureOr<HostTensor>>(op)
       .Case(
           [&](AddOp) { return bin([](auto a, auto b) { return addS(a, b); }); })
@@ -968,11 +1172,12 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
           [&](MaxOp) { return bin([](auto a, auto b) { return maxS(a, b); }); })
       .Case(
           [&](MinOp) { return bin([](auto a, auto b) { return minS(a, b); }); })
-      .Case([&](PowOp) {
-        return mapBinary<float, float, float>(
-            in[0], in[1], shape, ElementKind::F32,
-            [](float a, float b) { return powf(a, b); });
+      .Case([&](ModOp m) {
+        bool fmod = m.getFmod();
+        return bin([fmod](auto a, auto b) { return modS(a, b, fmod); });
       })
+      .Case(
+          [&](PowOp) { return bin([](auto a, auto b) { return powS(a, b); }); })
       .Case([&](NegOp) { return un([](auto a) { return negS(a); }); })
       .Case([&](AbsOp) { return un([](auto a) { return absS(a); }); })
       .Case([&](ReluOp) {
@@ -985,11 +1190,25 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](TanhOp) { return fl([](float x) { return tanhf(x); }); })
       .Case([&](ErfOp) { return fl([](float x) { return erff(x); }); })
       .Case([&](SigmoidOp) { return fl(sigmoidF); })
+      .Case([&](SignOp) { return un([](auto a) { return signS(a); }); })
       .Case([&](GeluOp g) {
         return fl(g.getTanhApproximation() ? geluTanhF : geluErfF);
       })
       .Case([&](CompareOp c) { return compare(c, in[0], in[1], shape); })
       .Case([&](SelectOp) { return select(in, shape); })
+      .Case([&](AndOp) {
+        return logical(in[0], in[1], shape, [](int x, int y) { return x & y; });
+      })
+      .Case([&](OrOp) {
+        return logical(in[0], in[1], shape, [](int x, int y) { return x | y; });
+      })
+      .Case([&](XorOp) {
+        return logical(in[0], in[1], shape, [](int x, int y) { return x ^ y; });
+      })
+      .Case([&](NotOp) {
+        return mapUnary<uint8_t, uint8_t>(in[0], ElementKind::I1,
+                                          [](uint8_t x) { return x ^ 1; });
+      })
       .Case([&](CastOp) {
         return cast(in[0], *getElementKind(resultType.getElementType()));
       })
@@ -1025,6 +1244,25 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](ReduceMaxOp r) {
         return withShape(reduce(in[0], r.getAxes(), Reduce::Max), shape);
       })
+      .Case([&](CumSumOp c) {
+        return cumsum(in[0], c.getAxis(), c.getExclusive(), c.getReverse());
+      })
+      .Case([&](ArgMaxOp r) {
+        return withShape(argReduce(in[0], r.getAxis(), /*isMax=*/true,
+                                   r.getSelectLastIndex()),
+                         shape);
+      })
+      .Case([&](ArgMinOp r) {
+        return withShape(argReduce(in[0], r.getAxis(), /*isMax=*/false,
+                                   r.getSelectLastIndex()),
+                         shape);
+      })
+      .Case([&](ReduceMinOp r) {
+        return withShape(reduce(in[0], r.getAxes(), Reduce::Min), shape);
+      })
+      .Case([&](ReduceProdOp r) {
+        return withShape(reduce(in[0], r.getAxes(), Reduce::Prod), shape);
+      })
       .Case([&](ReshapeOp) { return withShape(in[0], shape); })
       .Case([&](TransposeOp t) { return transpose(in[0], t.getPerm(), shape); })
       .Case([&](ConcatOp c) { return concat(in, c.getAxis(), shape); })
@@ -1032,6 +1270,10 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case(
           [&](GatherOp g) { return gather(in[0], in[1], g.getAxis(), shape); })
       .Case([&](PadOp p) { return pad(p, in[0], shape); })
+      .Case([&](BroadcastToOp) { return broadcastTo(in[0], shape); })
+      .Case([&](GatherElementsOp g) {
+        return gatherElements(in[0], in[1], g.getAxis());
+      })
       .Default([&](Operation *) -> FailureOr<HostTensor> {
         return fail(error,
                     "no evaluator for '" + op->getName().getStringRef() + "'");

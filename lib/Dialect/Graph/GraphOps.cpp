@@ -193,6 +193,15 @@ LogicalResult checkPositive(std::optional<Location> loc, ArrayRef<int64_t> v,
   return success();
 }
 
+/// An axis attribute must name a dim of a rank-`rank` tensor.
+LogicalResult checkAxis(std::optional<Location> loc, StringRef what,
+                        int64_t axis, int64_t rank) {
+  if (axis < 0 || axis >= rank)
+    return fail(loc, what + " " + Twine(axis) + " must be in [0, " +
+                         Twine(rank) + ")");
+  return success();
+}
+
 LogicalResult requireRank(std::optional<Location> loc, RankedTensorType t,
                           int64_t rank, StringRef what) {
   if (t.getRank() != rank)
@@ -274,6 +283,9 @@ GRAPH_BINARY_INFER(DivOp)
 GRAPH_BINARY_INFER(PowOp)
 GRAPH_BINARY_INFER(MaxOp)
 GRAPH_BINARY_INFER(MinOp)
+GRAPH_BINARY_INFER(AndOp)
+GRAPH_BINARY_INFER(OrOp)
+GRAPH_BINARY_INFER(XorOp)
 #undef GRAPH_BINARY_INFER
 
 #define GRAPH_SAME_INFER(OP)                                                   \
@@ -294,6 +306,22 @@ GRAPH_SAME_INFER(TanhOp)
 GRAPH_SAME_INFER(SigmoidOp)
 GRAPH_SAME_INFER(ErfOp)
 GRAPH_SAME_INFER(GeluOp)
+GRAPH_SAME_INFER(SinOp)
+GRAPH_SAME_INFER(CosOp)
+GRAPH_SAME_INFER(TanOp)
+GRAPH_SAME_INFER(AsinOp)
+GRAPH_SAME_INFER(AcosOp)
+GRAPH_SAME_INFER(AtanOp)
+GRAPH_SAME_INFER(SinhOp)
+GRAPH_SAME_INFER(CoshOp)
+GRAPH_SAME_INFER(AsinhOp)
+GRAPH_SAME_INFER(AcoshOp)
+GRAPH_SAME_INFER(AtanhOp)
+GRAPH_SAME_INFER(FloorOp)
+GRAPH_SAME_INFER(CeilOp)
+GRAPH_SAME_INFER(RoundOp)
+GRAPH_SAME_INFER(SignOp)
+GRAPH_SAME_INFER(NotOp)
 #undef GRAPH_SAME_INFER
 
 LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx,
@@ -305,6 +333,22 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx,
     return failure();
   results.push_back(cast<RankedTensorType>(bcast[0]).clone(
       IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult ModOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  auto fmodA = GRAPH_ATTR(adaptor, BoolAttr, fmod);
+  if (failed(requireAttr(loc, fmodA, "fmod")) ||
+      failed(inferBinary(loc, adaptor.getOperands(), results)))
+    return failure();
+  Type elt = cast<RankedTensorType>(results[0]).getElementType();
+  if (isa<FloatType>(elt) && !fmodA.getValue())
+    return fail(loc, "mod of " + typeStr(elt) +
+                         " needs fmod = true: floor modulo (fmod = false) "
+                         "is defined for integers only");
   return success();
 }
 
@@ -646,7 +690,71 @@ LogicalResult inferReduce(std::optional<Location> loc, AdaptorT &adaptor,
 GRAPH_REDUCE_INFER(ReduceSumOp)
 GRAPH_REDUCE_INFER(ReduceMeanOp)
 GRAPH_REDUCE_INFER(ReduceMaxOp)
+GRAPH_REDUCE_INFER(ReduceMinOp)
+GRAPH_REDUCE_INFER(ReduceProdOp)
 #undef GRAPH_REDUCE_INFER
+
+namespace {
+template <typename AdaptorT>
+LogicalResult inferArgReduce(MLIRContext *ctx, std::optional<Location> loc,
+                             AdaptorT &adaptor,
+                             SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  auto keepA = GRAPH_ATTR(adaptor, BoolAttr, keepdims);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")) ||
+      failed(requireAttr(loc, keepA, "keepdims")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, BoolAttr, select_last_index),
+                         "select_last_index")))
+    return failure();
+  int64_t axis = axisA.getInt();
+  if (failed(checkAxis(loc, "axis", axis, types[0].getRank())))
+    return failure();
+  if (types[0].getDimSize(axis) == 0)
+    return fail(loc, "cannot take an index along dimension " + Twine(axis) +
+                         " of " + typeStr(types[0]) + ": it is empty");
+  SmallVector<int64_t> shape(types[0].getShape());
+  if (keepA.getValue())
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+} // namespace
+
+LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, BoolAttr, exclusive),
+                         "exclusive")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, BoolAttr, reverse),
+                         "reverse")) ||
+      failed(checkAxis(loc, "cumsum axis", axisA.getInt(), types[0].getRank())))
+    return failure();
+  results.push_back(types[0]);
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferArgReduce(ctx, loc, adaptor, results);
+}
+
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferArgReduce(ctx, loc, adaptor, results);
+}
 
 //===----------------------------------------------------------------------===//
 // Data movement
@@ -815,6 +923,65 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
   llvm::append_range(shape, types[1].getShape());
   llvm::append_range(shape, data.drop_front(axis + 1));
   results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto shapeA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, shape);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, shapeA, "shape")))
+    return failure();
+  ArrayRef<int64_t> target = shapeA.asArrayRef();
+  if (llvm::any_of(target, [](int64_t d) { return d < 0; }))
+    return fail(loc, "broadcast_to shape " + shapeStr(target) +
+                         " has a negative dimension");
+  SmallVector<int64_t> shape;
+  if (!broadcastShapes(types[0].getShape(), target, shape))
+    return fail(loc, "cannot broadcast " + typeStr(types[0]) + " to shape " +
+                         shapeStr(target));
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult
+GatherElementsOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto axisA = GRAPH_ATTR(adaptor, IntegerAttr, axis);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, axisA, "axis")))
+    return failure();
+  RankedTensorType data = types[0], indices = types[1];
+  int64_t rank = data.getRank(), axis = axisA.getInt();
+  if (failed(checkAxis(loc, "gather_elements axis", axis, rank)))
+    return failure();
+  if (!indices.getElementType().isInteger(64) &&
+      !indices.getElementType().isInteger(32))
+    return fail(loc, "gather_elements indices must be i32 or i64, got " +
+                         typeStr(indices));
+  if (indices.getRank() != rank)
+    return fail(loc, "gather_elements indices " + typeStr(indices) +
+                         " must have the rank of the data " + typeStr(data));
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && indices.getDimSize(d) > data.getDimSize(d))
+      return fail(loc, "gather_elements indices " + typeStr(indices) +
+                           " are larger than the data " + typeStr(data) +
+                           " in dimension " + Twine(d));
+  if (data.getDimSize(axis) == 0 && indices.getNumElements() != 0)
+    return fail(loc, "cannot gather from dimension " + Twine(axis) + " of " +
+                         typeStr(data) + ": it is empty");
+  results.push_back(indices.clone(data.getElementType()));
   return success();
 }
 

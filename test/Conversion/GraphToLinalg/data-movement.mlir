@@ -189,3 +189,40 @@ func.func @pad(%x: tensor<2x3xf32>, %i: tensor<4xi64>, %b: tensor<3xi1>) -> (ten
   %3 = graph.pad %b {pads = array<i64: 1, 1>, value = 1.0 : f64} : (tensor<3xi1>) -> tensor<5xi1>
   return %0, %1, %2, %3 : tensor<5x4xf32>, tensor<7xi64>, tensor<4xi64>, tensor<5xi1>
 }
+
+// -----
+
+// gather_elements: a generic over the indices' shape; the axis coordinate
+// is the wrapped and clamped index, the others are the loop indices.
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gather_elements
+// CHECK-SAME: (%[[DATA:.*]]: tensor<3x4xf32>, %[[IDX:.*]]: tensor<2x4xi32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[IDX]] : tensor<2x4xi32>) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: i32, %{{.*}}: f32):
+// CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[IN]] : i32 to index
+// CHECK: %[[SIZE:.*]] = arith.constant 3 : index
+// CHECK: %[[LAST:.*]] = arith.constant 2 : index
+// CHECK: %[[CL:.*]] = arith.minsi %{{.*}}, %[[LAST]] : index
+// CHECK-NEXT: %[[J:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[V:.*]] = tensor.extract %[[DATA]][%[[CL]], %[[J]]] : tensor<3x4xf32>
+// CHECK-NEXT: linalg.yield %[[V]] : f32
+// CHECK: return %[[R]]
+func.func @gather_elements(%d: tensor<3x4xf32>, %i: tensor<2x4xi32>) -> tensor<2x4xf32> {
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xi32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// broadcast_to: a copy through a broadcasting map (no data is duplicated
+// before the consumer reads it).
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @broadcast_to
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<3x1xi64>) outs(%{{.*}} : tensor<2x3x5xi64>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: i64, %{{.*}}: i64):
+// CHECK-NEXT: linalg.yield %[[X]] : i64
+func.func @broadcast_to(%x: tensor<3x1xi64>) -> tensor<2x3x5xi64> {
+  %0 = graph.broadcast_to %x {shape = array<i64: 2, 1, 5>} : (tensor<3x1xi64>) -> tensor<2x3x5xi64>
+  return %0 : tensor<2x3x5xi64>
+}

@@ -318,3 +318,152 @@ func.func @scalar(%a: tensor<f32>) -> tensor<f32> {
   %0 = graph.exp %a : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// Float functions become the math op of the same name (round: roundeven).
+// CHECK-LABEL: func.func @math_unary
+// CHECK: math.sin %{{.*}} : f32
+// CHECK: math.cos %{{.*}} : f32
+// CHECK: math.tan %{{.*}} : f32
+// CHECK: math.asin %{{.*}} : f32
+// CHECK: math.acos %{{.*}} : f32
+// CHECK: math.atan %{{.*}} : f32
+// CHECK: math.sinh %{{.*}} : f32
+// CHECK: math.cosh %{{.*}} : f32
+// CHECK: math.asinh %{{.*}} : f32
+// CHECK: math.acosh %{{.*}} : f32
+// CHECK: math.atanh %{{.*}} : f32
+// CHECK: math.floor %{{.*}} : f32
+// CHECK: math.ceil %{{.*}} : f32
+// CHECK: math.roundeven %{{.*}} : f32
+func.func @math_unary(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.sin %x : tensor<4xf32>
+  %1 = graph.cos %0 : tensor<4xf32>
+  %2 = graph.tan %1 : tensor<4xf32>
+  %3 = graph.asin %2 : tensor<4xf32>
+  %4 = graph.acos %3 : tensor<4xf32>
+  %5 = graph.atan %4 : tensor<4xf32>
+  %6 = graph.sinh %5 : tensor<4xf32>
+  %7 = graph.cosh %6 : tensor<4xf32>
+  %8 = graph.asinh %7 : tensor<4xf32>
+  %9 = graph.acosh %8 : tensor<4xf32>
+  %10 = graph.atanh %9 : tensor<4xf32>
+  %11 = graph.floor %10 : tensor<4xf32>
+  %12 = graph.ceil %11 : tensor<4xf32>
+  %13 = graph.round %12 : tensor<4xf32>
+  return %13 : tensor<4xf32>
+}
+
+// -----
+
+// sign: 1 above zero, -1 below, else +0 or the NaN itself (floats) / 0.
+// CHECK-LABEL: func.func @sign
+// CHECK: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[M1:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK-DAG: %[[POS:.*]] = arith.cmpf ogt, %[[X]], %[[Z]] : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.cmpf olt, %[[X]], %[[Z]] : f32
+// CHECK-DAG: %[[NAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[REST:.*]] = arith.select %[[NAN]], %[[X]], %[[Z]] : f32
+// CHECK: %[[NP:.*]] = arith.select %[[NEG]], %[[M1]], %[[REST]] : f32
+// CHECK: %[[R:.*]] = arith.select %[[POS]], %[[ONE]], %[[NP]] : f32
+// CHECK: linalg.yield %[[R]] : f32
+// CHECK: ^bb0(%[[I:.*]]: i32, %{{.*}}: i32):
+// CHECK-DAG: %[[IZ:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[IONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[IM1:.*]] = arith.constant -1 : i32
+// CHECK-DAG: %[[IPOS:.*]] = arith.cmpi sgt, %[[I]], %[[IZ]] : i32
+// CHECK-DAG: %[[INEG:.*]] = arith.cmpi slt, %[[I]], %[[IZ]] : i32
+// CHECK: %[[INP:.*]] = arith.select %[[INEG]], %[[IM1]], %[[IZ]] : i32
+// CHECK: %[[IR:.*]] = arith.select %[[IPOS]], %[[IONE]], %[[INP]] : i32
+// CHECK: linalg.yield %[[IR]] : i32
+func.func @sign(%x: tensor<4xf32>, %i: tensor<3xi32>) -> (tensor<4xf32>, tensor<3xi32>) {
+  %0 = graph.sign %x : tensor<4xf32>
+  %1 = graph.sign %i : tensor<3xi32>
+  return %0, %1 : tensor<4xf32>, tensor<3xi32>
+}
+
+// -----
+
+// Logical ops are bitwise ops on i1; not is xor with true.
+// CHECK-DAG: #[[$VEC:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @logical
+// CHECK: linalg.generic {indexing_maps = [#[[$ID]], #[[$VEC]], #[[$ID]]]
+// CHECK: arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: arith.ori %{{.*}}, %{{.*}} : i1
+// CHECK: arith.xori %{{.*}}, %{{.*}} : i1
+// CHECK: ^bb0(%[[X:.*]]: i1, %{{.*}}: i1):
+// CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT: %[[N:.*]] = arith.xori %[[X]], %[[TRUE]] : i1
+// CHECK-NEXT: linalg.yield %[[N]] : i1
+func.func @logical(%a: tensor<2x3xi1>, %b: tensor<3xi1>) -> tensor<2x3xi1> {
+  %0 = graph.and %a, %b : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+  %1 = graph.or %0, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = graph.xor %1, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %3 = graph.not %2 : tensor<2x3xi1>
+  return %3 : tensor<2x3xi1>
+}
+
+// -----
+
+// Integer mod never traps: divisors 0 and -1 become 1 (remainder 0), as in
+// div. Floor modulo moves a nonzero remainder whose sign differs from the
+// divisor's by one divisor; fmod is the bare remainder (remf for floats).
+// CHECK-LABEL: func.func @mod
+// CHECK: ^bb0(%[[X:.*]]: i64, %[[Y:.*]]: i64, %{{.*}}: i64):
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[MONE:.*]] = arith.constant -1 : i64
+// CHECK: %[[ISZERO:.*]] = arith.cmpi eq, %[[Y]], %[[ZERO]] : i64
+// CHECK: %[[ISMONE:.*]] = arith.cmpi eq, %[[Y]], %[[MONE]] : i64
+// CHECK: %[[UNSAFE:.*]] = arith.ori %[[ISZERO]], %[[ISMONE]] : i1
+// CHECK: %[[DIVISOR:.*]] = arith.select %[[UNSAFE]], %[[ONE]], %[[Y]] : i64
+// CHECK: %[[REM:.*]] = arith.remsi %[[X]], %[[DIVISOR]] : i64
+// CHECK: %[[XOR:.*]] = arith.xori %[[REM]], %[[Y]] : i64
+// CHECK: %[[DIFF:.*]] = arith.cmpi slt, %[[XOR]], %[[ZERO]] : i64
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[REM]], %[[ZERO]] : i64
+// CHECK: %[[ADJ:.*]] = arith.andi %[[DIFF]], %[[NZ]] : i1
+// CHECK: %[[SUM:.*]] = arith.addi %[[REM]], %[[Y]] : i64
+// CHECK: %[[RES:.*]] = arith.select %[[ADJ]], %[[SUM]], %[[REM]] : i64
+// CHECK: linalg.yield %[[RES]] : i64
+// CHECK: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %{{.*}}: i32):
+// CHECK: %[[D:.*]] = arith.select %{{.*}}, %{{.*}}, %[[B]] : i32
+// CHECK-NEXT: %[[R:.*]] = arith.remsi %[[A]], %[[D]] : i32
+// CHECK-NEXT: linalg.yield %[[R]] : i32
+// CHECK: ^bb0(%[[F:.*]]: f32, %[[G:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[FR:.*]] = arith.remf %[[F]], %[[G]] : f32
+// CHECK-NEXT: linalg.yield %[[FR]] : f32
+func.func @mod(%a: tensor<4xi64>, %b: tensor<4xi64>, %i: tensor<4xi32>, %j: tensor<4xi32>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xi32>, tensor<4xf32>) {
+  %0 = graph.mod %a, %b {fmod = false} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %1 = graph.mod %i, %j {fmod = true} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = graph.mod %x, %y {fmod = true} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xi64>, tensor<4xi32>, tensor<4xf32>
+}
+
+// -----
+
+// Integer pow: square-and-multiply over the exponent's low width - 1 bits
+// in an scf.for inside the generic's body; a negative exponent selects 0,
+// 1 (base 1) or +-1 (base -1).
+// CHECK-LABEL: func.func @pow_int
+// CHECK: ^bb0(%[[B:.*]]: i32, %[[E:.*]]: i32, %{{.*}}: i32):
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C31:.*]] = arith.constant 31 : index
+// CHECK: %[[LOOP:.*]]:3 = scf.for %{{.*}} = %{{.*}} to %[[C31]] step %{{.*}} iter_args(%[[R:.*]] = %[[ONE]], %[[P:.*]] = %[[B]], %[[X:.*]] = %[[E]]) -> (i32, i32, i32) {
+// CHECK: %[[BIT:.*]] = arith.andi %[[X]], %[[ONE]] : i32
+// CHECK: %[[ODD:.*]] = arith.cmpi ne, %[[BIT]], %{{.*}} : i32
+// CHECK: %[[M:.*]] = arith.muli %[[R]], %[[P]] : i32
+// CHECK: %[[NR:.*]] = arith.select %[[ODD]], %[[M]], %[[R]] : i32
+// CHECK: %[[SQ:.*]] = arith.muli %[[P]], %[[P]] : i32
+// CHECK: %[[SH:.*]] = arith.shrui %[[X]], %[[ONE]] : i32
+// CHECK: scf.yield %[[NR]], %[[SQ]], %[[SH]] : i32, i32, i32
+// CHECK: %[[NEGEXP:.*]] = arith.cmpi slt, %[[E]], %{{.*}} : i32
+// CHECK: %[[RES:.*]] = arith.select %[[NEGEXP]], %{{.*}}, %[[LOOP]]#0 : i32
+// CHECK: linalg.yield %[[RES]] : i32
+func.func @pow_int(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = graph.pow %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

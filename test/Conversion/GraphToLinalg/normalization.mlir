@@ -287,3 +287,109 @@ func.func @batch_norm_2d(%x: tensor<8x3xf32>, %c: tensor<3xf32>) -> tensor<8x3xf
   %0 = graph.batch_norm %x, %c, %c, %c, %c {epsilon = 1.0e-5 : f32} : (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<8x3xf32>
   return %0 : tensor<8x3xf32>
 }
+
+// -----
+
+// reduce_min starts from +inf (floats) or the largest integer and uses the
+// NaN-propagating minimum; reduce_prod starts from 1.
+// CHECK-LABEL: func.func @reduce_min_prod
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[INF]] : f32) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} {{.*}} outs(%[[INIT]] : tensor<2x3xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.minimumf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK: %[[IMAX:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK: linalg.fill ins(%[[IMAX]] : i64)
+// CHECK: arith.minsi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: linalg.fill ins(%[[ONE]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "reduction"]}
+// CHECK-NEXT: ^bb0(%[[PV:.*]]: f32, %[[PACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[PACC]], %[[PV]] : f32
+// CHECK-NEXT: linalg.yield %[[P]] : f32
+// CHECK: %[[IONE:.*]] = arith.constant 1 : i32
+// CHECK: linalg.fill ins(%[[IONE]] : i32)
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i32
+func.func @reduce_min_prod(%x: tensor<2x3x4xf32>, %i: tensor<5x2xi64>, %j: tensor<3x2xi32>) -> (tensor<2x1xf32>, tensor<i64>, tensor<3xf32>, tensor<3xi32>) {
+  %0 = graph.reduce_min %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %1 = graph.reduce_min %0 {axes = array<i64: 1>, keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %2 = graph.reduce_min %i {axes = array<i64: 0, 1>, keepdims = false} : (tensor<5x2xi64>) -> tensor<i64>
+  %3 = graph.reduce_prod %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %4 = graph.reduce_prod %j {axes = array<i64: 1>, keepdims = false} : (tensor<3x2xi32>) -> tensor<3xi32>
+  return %1, %2, %3, %4 : tensor<2x1xf32>, tensor<i64>, tensor<3xf32>, tensor<3xi32>
+}
+
+// -----
+
+// argmax: one reduction generic over the axis (innermost loop) carrying the
+// best value (from -inf) and its index (from 0). Floats: a strictly greater
+// element, or a NaN replacing a number, takes over (first index wins).
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @argmax
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32>
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[VINIT:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<3xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: %[[IINIT:.*]] = linalg.fill ins(%[[ZERO]] : i64) outs(%{{.*}} : tensor<3xi64>)
+// CHECK: %[[R:.*]]:2 = linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<3x4xf32>) outs(%[[VINIT]], %[[IINIT]] : tensor<3xf32>, tensor<3xi64>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: f32, %[[IDX:.*]]: i64):
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[ACC]] : f32
+// CHECK-NEXT: %[[VNAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : f32
+// CHECK-NEXT: %[[ANUM:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+// CHECK-NEXT: %[[NANW:.*]] = arith.andi %[[VNAN]], %[[ANUM]] : i1
+// CHECK-NEXT: %[[TAKE:.*]] = arith.ori %[[NANW]], %[[GT]] : i1
+// CHECK-NEXT: %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK-NEXT: %[[NV:.*]] = arith.select %[[TAKE]], %[[V]], %[[ACC]] : f32
+// CHECK-NEXT: %[[NI:.*]] = arith.select %[[TAKE]], %[[I64]], %[[IDX]] : i64
+// CHECK-NEXT: linalg.yield %[[NV]], %[[NI]] : f32, i64
+// CHECK: return %[[R]]#1
+func.func @argmax(%x: tensor<3x4xf32>) -> tensor<3xi64> {
+  %0 = graph.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+// argmin with select_last_index on integers: from the largest value, an
+// element at most the accumulator takes over; keepdims keeps a size-1 loop.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @argmin_last
+// CHECK: %[[MAX:.*]] = arith.constant 2147483647 : i32
+// CHECK: linalg.fill ins(%[[MAX]] : i32) outs(%{{.*}} : tensor<1x4xi32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK-NEXT: ^bb0(%[[V:.*]]: i32, %[[ACC:.*]]: i32, %{{.*}}: i64):
+// CHECK-NEXT: %[[LE:.*]] = arith.cmpi sle, %[[V]], %[[ACC]] : i32
+// CHECK-NEXT: linalg.index 2 : index
+func.func @argmin_last(%x: tensor<3x4xi32>) -> tensor<1x4xi64> {
+  %0 = graph.argmin %x {axis = 0 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xi32>) -> tensor<1x4xi64>
+  return %0 : tensor<1x4xi64>
+}
+
+// -----
+
+// cumsum: the result's loops, then j along the axis as a reduction loop;
+// in[.., j] is added when j <= i (reverse exclusive: j > i).
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<3x4xf32>) outs(%[[INIT]] : tensor<3x4xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT: %[[J:.*]] = linalg.index 2 : index
+// CHECK-NEXT: %[[SEL:.*]] = arith.cmpi sle, %[[J]], %[[I]] : index
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[SEL]], %[[SUM]], %[[ACC]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i64
+func.func @cumsum(%x: tensor<3x4xf32>, %i: tensor<5xi64>) -> (tensor<3x4xf32>, tensor<5xi64>) {
+  %0 = graph.cumsum %x {axis = 1 : i64, exclusive = false, reverse = false} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = graph.cumsum %i {axis = 0 : i64, exclusive = true, reverse = true} : (tensor<5xi64>) -> tensor<5xi64>
+  return %0, %1 : tensor<3x4xf32>, tensor<5xi64>
+}

@@ -230,3 +230,16 @@ func.func @slices(%x: tensor<4x1xf32>) -> (tensor<4x1xf32>, tensor<4x1xf32>, ten
   %2 = graph.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 4, 1>, steps = array<i64: 2, 1>} : (tensor<4x1xf32>) -> tensor<2x1xf32>
   return %0, %1, %2 : tensor<4x1xf32>, tensor<4x1xf32>, tensor<2x1xf32>
 }
+
+// -----
+
+// broadcast_to that keeps the shape folds away; one that grows it stays.
+// CHECK-LABEL: func.func @broadcast_to_same
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf32>, %[[Y:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[B:.*]] = graph.broadcast_to %[[Y]] {shape = array<i64: 3, 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: return %[[X]], %[[B]]
+func.func @broadcast_to_same(%x: tensor<3x4xf32>, %y: tensor<4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %0 = graph.broadcast_to %x {shape = array<i64: 1, 4>} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = graph.broadcast_to %y {shape = array<i64: 3, 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<3x4xf32>
+}

@@ -146,10 +146,19 @@ func.func @div_result_dtype(%a: tensor<2xi32>) -> tensor<2xi64> {
 
 // -----
 
-func.func @pow_i32(%a: tensor<2xi32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi32>'}}
-  %0 = graph.pow %a, %a : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
-  return %0 : tensor<2xi32>
+func.func @pow_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  %0 = graph.pow %a, %a : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @pow_mixed(%a: tensor<2xf32>, %b: tensor<2xi32>) -> tensor<2xf32> {
+  // expected-error @+2 {{operands must have the same element type, got f32 and i32}}
+  // expected-error @+1 {{'graph.pow' op failed to infer returned types}}
+  %0 = graph.pow %a, %b : (tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }
 
 // -----
@@ -1135,4 +1144,269 @@ func.func @pad_missing_value(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'graph.pad' op requires attribute 'value'}}
   %0 = graph.pad %x {pads = array<i64: 0, 0, 0, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @sin_int(%x: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'graph.sin' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  %0 = graph.sin %x : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @round_int(%x: tensor<2xi64>) -> tensor<2xi64> {
+  // expected-error @+1 {{'graph.round' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  %0 = graph.round %x : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}
+
+// -----
+
+func.func @acosh_wrong_result(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // expected-error @+2 {{'graph.acosh' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf32>'}}
+  // expected-error @+1 {{'graph.acosh' op failed to infer returned types}}
+  %0 = "graph.acosh"(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @sign_bool(%x: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'graph.sign' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  %0 = graph.sign %x : tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @and_float(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'graph.and' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<2xf32>'}}
+  %0 = graph.and %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @or_broadcast(%a: tensor<2x3xi1>, %b: tensor<2xi1>) -> tensor<2x3xi1> {
+  // expected-error @+2 {{operands are not broadcast-compatible: tensor<2x3xi1>, tensor<2xi1>}}
+  // expected-error @+1 {{'graph.or' op failed to infer returned types}}
+  %0 = graph.or %a, %b : (tensor<2x3xi1>, tensor<2xi1>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+
+// -----
+
+func.func @xor_wrong_result(%a: tensor<2x1xi1>, %b: tensor<3xi1>) -> tensor<2x1xi1> {
+  // expected-error @+2 {{'graph.xor' op inferred type(s) 'tensor<2x3xi1>' are incompatible with return type(s) of operation 'tensor<2x1xi1>'}}
+  // expected-error @+1 {{'graph.xor' op failed to infer returned types}}
+  %0 = graph.xor %a, %b : (tensor<2x1xi1>, tensor<3xi1>) -> tensor<2x1xi1>
+  return %0 : tensor<2x1xi1>
+}
+
+// -----
+
+func.func @not_int(%a: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'graph.not' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<2xi32>'}}
+  %0 = graph.not %a : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @mod_float_floor(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{mod of f32 needs fmod = true: floor modulo (fmod = false) is defined for integers only}}
+  // expected-error @+1 {{'graph.mod' op failed to infer returned types}}
+  %0 = graph.mod %a, %b {fmod = false} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @mod_missing_fmod(%a: tensor<2xi32>, %b: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+1 {{'graph.mod' op requires attribute 'fmod'}}
+  %0 = graph.mod %a, %b : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @mod_mixed(%a: tensor<2xi32>, %b: tensor<2xi64>) -> tensor<2xi32> {
+  // expected-error @+2 {{operands must have the same element type, got i32 and i64}}
+  // expected-error @+1 {{'graph.mod' op failed to infer returned types}}
+  %0 = graph.mod %a, %b {fmod = true} : (tensor<2xi32>, tensor<2xi64>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @mod_bool(%a: tensor<2xi1>, %b: tensor<2xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'graph.mod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  %0 = graph.mod %a, %b {fmod = true} : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @reduce_min_axis_range(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{reduction axis 2 must be in [0, 2)}}
+  // expected-error @+1 {{'graph.reduce_min' op failed to infer returned types}}
+  %0 = graph.reduce_min %x {axes = array<i64: 2>, keepdims = false} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @reduce_prod_duplicate_axis(%x: tensor<2x3xi32>) -> tensor<2xi32> {
+  // expected-error @+2 {{reduction axis 1 appears twice}}
+  // expected-error @+1 {{'graph.reduce_prod' op failed to infer returned types}}
+  %0 = graph.reduce_prod %x {axes = array<i64: 1, 1>, keepdims = false} : (tensor<2x3xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @reduce_prod_bool(%x: tensor<2x3xi1>) -> tensor<2xi1> {
+  // expected-error @+1 {{'graph.reduce_prod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2x3xi1>'}}
+  %0 = graph.reduce_prod %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xi1>) -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
+
+// -----
+
+func.func @reduce_min_missing_keepdims(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'graph.reduce_min' op requires attribute 'keepdims'}}
+  %0 = graph.reduce_min %x {axes = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @argmax_axis(%x: tensor<3x4xf32>) -> tensor<3xi64> {
+  // expected-error @+2 {{axis 2 must be in [0, 2)}}
+  // expected-error @+1 {{'graph.argmax' op failed to infer returned types}}
+  %0 = graph.argmax %x {axis = 2 : i64, keepdims = false, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @argmin_empty(%x: tensor<3x0xf32>) -> tensor<3xi64> {
+  // expected-error @+2 {{cannot take an index along dimension 1 of tensor<3x0xf32>: it is empty}}
+  // expected-error @+1 {{'graph.argmin' op failed to infer returned types}}
+  %0 = graph.argmin %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<3x0xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @argmax_result_type(%x: tensor<3x4xf32>) -> tensor<3xi32> {
+  // expected-error @+1 {{'graph.argmax' op result #0 must be statically shaped tensor of 64-bit signless integer values, but got 'tensor<3xi32>'}}
+  %0 = graph.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+func.func @argmax_keepdims_shape(%x: tensor<3x4xf32>) -> tensor<3xi64> {
+  // expected-error @+2 {{'graph.argmax' op inferred type(s) 'tensor<3x1xi64>' are incompatible with return type(s) of operation 'tensor<3xi64>'}}
+  // expected-error @+1 {{'graph.argmax' op failed to infer returned types}}
+  %0 = graph.argmax %x {axis = 1 : i64, keepdims = true, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @argmin_missing_attr(%x: tensor<3x4xf32>) -> tensor<3xi64> {
+  // expected-error @+1 {{'graph.argmin' op requires attribute 'select_last_index'}}
+  %0 = graph.argmin %x {axis = 1 : i64, keepdims = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// -----
+
+func.func @gather_elements_rank(%d: tensor<3x4xf32>, %i: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+2 {{gather_elements indices tensor<4xi64> must have the rank of the data tensor<3x4xf32>}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @gather_elements_larger(%d: tensor<3x4xf32>, %i: tensor<2x5xi64>) -> tensor<2x5xf32> {
+  // expected-error @+2 {{gather_elements indices tensor<2x5xi64> are larger than the data tensor<3x4xf32> in dimension 1}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x5xi64>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @gather_elements_axis(%d: tensor<3x4xf32>, %i: tensor<3x4xi32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{gather_elements axis 2 must be in [0, 2)}}
+  // expected-error @+1 {{'graph.gather_elements' op failed to infer returned types}}
+  %0 = graph.gather_elements %d, %i {axis = 2 : i64} : (tensor<3x4xf32>, tensor<3x4xi32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @gather_elements_float_indices(%d: tensor<3x4xf32>, %i: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'graph.gather_elements' op operand #1 must be statically shaped tensor of 64-bit signless integer or 32-bit signless integer values, but got 'tensor<3x4xf32>'}}
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_incompatible(%x: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{cannot broadcast tensor<3x2xf32> to shape [3,4]}}
+  // expected-error @+1 {{'graph.broadcast_to' op failed to infer returned types}}
+  %0 = graph.broadcast_to %x {shape = array<i64: 3, 4>} : (tensor<3x2xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_negative(%x: tensor<3x1xf32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{broadcast_to shape [-1,4] has a negative dimension}}
+  // expected-error @+1 {{'graph.broadcast_to' op failed to infer returned types}}
+  %0 = graph.broadcast_to %x {shape = array<i64: -1, 4>} : (tensor<3x1xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @broadcast_to_wrong_result(%x: tensor<3x1xf32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{'graph.broadcast_to' op inferred type(s) 'tensor<2x3x4xf32>' are incompatible with return type(s) of operation 'tensor<3x4xf32>'}}
+  // expected-error @+1 {{'graph.broadcast_to' op failed to infer returned types}}
+  %0 = graph.broadcast_to %x {shape = array<i64: 2, 1, 4>} : (tensor<3x1xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+2 {{cumsum axis -1 must be in [0, 2)}}
+  // expected-error @+1 {{'graph.cumsum' op failed to infer returned types}}
+  %0 = graph.cumsum %x {axis = -1 : i64, exclusive = false, reverse = false} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @cumsum_missing_reverse(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
+  // expected-error @+1 {{'graph.cumsum' op requires attribute 'reverse'}}
+  %0 = graph.cumsum %x {axis = 0 : i64, exclusive = false} : (tensor<3x4xi32>) -> tensor<3x4xi32>
+  return %0 : tensor<3x4xi32>
+}
+
+// -----
+
+func.func @cumsum_bool(%x: tensor<3xi1>) -> tensor<3xi1> {
+  // expected-error @+1 {{'graph.cumsum' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<3xi1>'}}
+  %0 = graph.cumsum %x {axis = 0 : i64, exclusive = false, reverse = false} : (tensor<3xi1>) -> tensor<3xi1>
+  return %0 : tensor<3xi1>
 }

@@ -92,6 +92,71 @@ func.func @unary(%x: tensor<2x3xf32>, %i: tensor<5xi64>, %j: tensor<5xi32>) -> (
   return %11, %13, %14 : tensor<2x3xf32>, tensor<5xi64>, tensor<5xi32>
 }
 
+// CHECK-LABEL: func.func @unary_math
+func.func @unary_math(%x: tensor<2x3xf32>, %i: tensor<4xi32>, %j: tensor<i64>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<i64>) {
+  // CHECK: %[[SIN:.*]] = graph.sin %{{.*}} : tensor<2x3xf32>
+  %0 = graph.sin %x : tensor<2x3xf32>
+  // CHECK: %[[COS:.*]] = graph.cos %[[SIN]] : tensor<2x3xf32>
+  %1 = graph.cos %0 : tensor<2x3xf32>
+  // CHECK: %[[TAN:.*]] = graph.tan %[[COS]] : tensor<2x3xf32>
+  %2 = graph.tan %1 : tensor<2x3xf32>
+  // CHECK: %[[ASIN:.*]] = graph.asin %[[TAN]] : tensor<2x3xf32>
+  %3 = graph.asin %2 : tensor<2x3xf32>
+  // CHECK: %[[ACOS:.*]] = graph.acos %[[ASIN]] : tensor<2x3xf32>
+  %4 = graph.acos %3 : tensor<2x3xf32>
+  // CHECK: %[[ATAN:.*]] = graph.atan %[[ACOS]] : tensor<2x3xf32>
+  %5 = graph.atan %4 : tensor<2x3xf32>
+  // CHECK: %[[SINH:.*]] = graph.sinh %[[ATAN]] : tensor<2x3xf32>
+  %6 = graph.sinh %5 : tensor<2x3xf32>
+  // CHECK: %[[COSH:.*]] = graph.cosh %[[SINH]] : tensor<2x3xf32>
+  %7 = graph.cosh %6 : tensor<2x3xf32>
+  // CHECK: %[[ASINH:.*]] = graph.asinh %[[COSH]] : tensor<2x3xf32>
+  %8 = graph.asinh %7 : tensor<2x3xf32>
+  // CHECK: %[[ACOSH:.*]] = graph.acosh %[[ASINH]] : tensor<2x3xf32>
+  %9 = graph.acosh %8 : tensor<2x3xf32>
+  // CHECK: %[[ATANH:.*]] = graph.atanh %[[ACOSH]] : tensor<2x3xf32>
+  %10 = graph.atanh %9 : tensor<2x3xf32>
+  // CHECK: %[[FLOOR:.*]] = graph.floor %[[ATANH]] : tensor<2x3xf32>
+  %11 = graph.floor %10 : tensor<2x3xf32>
+  // CHECK: %[[CEIL:.*]] = graph.ceil %[[FLOOR]] : tensor<2x3xf32>
+  %12 = graph.ceil %11 : tensor<2x3xf32>
+  // CHECK: %[[ROUND:.*]] = graph.round %[[CEIL]] : tensor<2x3xf32>
+  %13 = graph.round %12 : tensor<2x3xf32>
+  // CHECK: %[[SIGN:.*]] = graph.sign %[[ROUND]] : tensor<2x3xf32>
+  %14 = graph.sign %13 : tensor<2x3xf32>
+  // CHECK: %[[ISIGN:.*]] = graph.sign %{{.*}} : tensor<4xi32>
+  %15 = graph.sign %i : tensor<4xi32>
+  // CHECK: %[[JSIGN:.*]] = graph.sign %{{.*}} : tensor<i64>
+  %16 = graph.sign %j : tensor<i64>
+  // CHECK: return %[[ROUND]], %[[SIGN]], %[[ISIGN]], %[[JSIGN]]
+  return %13, %14, %15, %16 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>, tensor<i64>
+}
+
+// CHECK-LABEL: func.func @mod
+func.func @mod(%a: tensor<2x3xi64>, %b: tensor<3xi64>, %x: tensor<4xf32>, %y: tensor<f32>) -> (tensor<2x3xi64>, tensor<2x3xi64>, tensor<4xf32>) {
+  // CHECK: graph.mod %{{.*}}, %{{.*}} {fmod = false} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %0 = graph.mod %a, %b {fmod = false} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  // CHECK: graph.mod %{{.*}}, %{{.*}} {fmod = true} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %1 = graph.mod %a, %b {fmod = true} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  // CHECK: graph.mod %{{.*}}, %{{.*}} {fmod = true} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %2 = graph.mod %x, %y {fmod = true} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<2x3xi64>, tensor<2x3xi64>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @logical
+func.func @logical(%a: tensor<2x3xi1>, %b: tensor<3xi1>, %c: tensor<i1>) -> tensor<2x3xi1> {
+  // CHECK: %[[AND:.*]] = graph.and %{{.*}}, %{{.*}} : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+  %0 = graph.and %a, %b : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>
+  // CHECK: %[[OR:.*]] = graph.or %{{.*}}, %[[AND]] : (tensor<i1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %1 = graph.or %c, %0 : (tensor<i1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: %[[XOR:.*]] = graph.xor %[[OR]], %{{.*}} : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  %2 = graph.xor %1, %a : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: %[[NOT:.*]] = graph.not %[[XOR]] : tensor<2x3xi1>
+  %3 = graph.not %2 : tensor<2x3xi1>
+  // CHECK: return %[[NOT]]
+  return %3 : tensor<2x3xi1>
+}
+
 // CHECK-LABEL: func.func @compare_select
 func.func @compare_select(%a: tensor<2x3xf32>, %b: tensor<3xf32>, %i: tensor<2x1xi64>, %j: tensor<i64>, %c: tensor<3xi1>, %t: tensor<2x1xi32>, %f: tensor<i32>) -> (tensor<2x3xi1>, tensor<2x1xi1>, tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xi1>) {
   // CHECK: graph.compare lt, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
@@ -228,6 +293,50 @@ func.func @reductions(%x: tensor<2x3x4xf32>, %i: tensor<2x3xi64>, %j: tensor<5xi
   return %0, %1, %2, %3, %4, %5 : tensor<2x1x1xf32>, tensor<3xf32>, tensor<f32>, tensor<2xi64>, tensor<1xi32>, tensor<2x3x4xf32>
 }
 
+// CHECK-LABEL: func.func @reduce_min_prod
+func.func @reduce_min_prod(%x: tensor<2x3x4xf32>, %i: tensor<5x2xi64>) -> (tensor<2x1x1xf32>, tensor<3xf32>, tensor<i64>, tensor<5x1xi64>) {
+  // CHECK: graph.reduce_min %{{.*}} {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+  %0 = graph.reduce_min %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+  // CHECK: graph.reduce_prod %{{.*}} {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %1 = graph.reduce_prod %x {axes = array<i64: 0, 2>, keepdims = false} : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  // CHECK: graph.reduce_min %{{.*}} {axes = array<i64: 0, 1>, keepdims = false} : (tensor<5x2xi64>) -> tensor<i64>
+  %2 = graph.reduce_min %i {axes = array<i64: 0, 1>, keepdims = false} : (tensor<5x2xi64>) -> tensor<i64>
+  // CHECK: graph.reduce_prod %{{.*}} {axes = array<i64: 1>, keepdims = true} : (tensor<5x2xi64>) -> tensor<5x1xi64>
+  %3 = graph.reduce_prod %i {axes = array<i64: 1>, keepdims = true} : (tensor<5x2xi64>) -> tensor<5x1xi64>
+  return %0, %1, %2, %3 : tensor<2x1x1xf32>, tensor<3xf32>, tensor<i64>, tensor<5x1xi64>
+}
+
+// CHECK-LABEL: func.func @argmax_argmin
+func.func @argmax_argmin(%x: tensor<3x4xf32>, %i: tensor<2x3x5xi32>) -> (tensor<3xi64>, tensor<1x4xi64>, tensor<2x1x5xi64>, tensor<2x3xi64>) {
+  // CHECK: graph.argmax %{{.*}} {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  %0 = graph.argmax %x {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<3x4xf32>) -> tensor<3xi64>
+  // CHECK: graph.argmin %{{.*}} {axis = 0 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xf32>) -> tensor<1x4xi64>
+  %1 = graph.argmin %x {axis = 0 : i64, keepdims = true, select_last_index = true} : (tensor<3x4xf32>) -> tensor<1x4xi64>
+  // CHECK: graph.argmax %{{.*}} {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<2x3x5xi32>) -> tensor<2x1x5xi64>
+  %2 = graph.argmax %i {axis = 1 : i64, keepdims = true, select_last_index = true} : (tensor<2x3x5xi32>) -> tensor<2x1x5xi64>
+  // CHECK: graph.argmin %{{.*}} {axis = 2 : i64, keepdims = false, select_last_index = false} : (tensor<2x3x5xi32>) -> tensor<2x3xi64>
+  %3 = graph.argmin %i {axis = 2 : i64, keepdims = false, select_last_index = false} : (tensor<2x3x5xi32>) -> tensor<2x3xi64>
+  return %0, %1, %2, %3 : tensor<3xi64>, tensor<1x4xi64>, tensor<2x1x5xi64>, tensor<2x3xi64>
+}
+
+// CHECK-LABEL: func.func @cumsum
+func.func @cumsum(%x: tensor<3x4xf32>, %i: tensor<5xi64>) -> (tensor<3x4xf32>, tensor<5xi64>) {
+  // CHECK: graph.cumsum %{{.*}} {axis = 1 : i64, exclusive = false, reverse = true} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %0 = graph.cumsum %x {axis = 1 : i64, exclusive = false, reverse = true} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  // CHECK: graph.cumsum %{{.*}} {axis = 0 : i64, exclusive = true, reverse = false} : (tensor<5xi64>) -> tensor<5xi64>
+  %1 = graph.cumsum %i {axis = 0 : i64, exclusive = true, reverse = false} : (tensor<5xi64>) -> tensor<5xi64>
+  return %0, %1 : tensor<3x4xf32>, tensor<5xi64>
+}
+
+// CHECK-LABEL: func.func @pow_integer
+func.func @pow_integer(%a: tensor<2x3xi64>, %b: tensor<3xi64>, %c: tensor<4xi32>) -> (tensor<2x3xi64>, tensor<4xi32>) {
+  // CHECK: graph.pow %{{.*}}, %{{.*}} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %0 = graph.pow %a, %b : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  // CHECK: graph.pow %{{.*}}, %{{.*}} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = graph.pow %c, %c : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1 : tensor<2x3xi64>, tensor<4xi32>
+}
+
 // CHECK-LABEL: func.func @reshape
 func.func @reshape(%x: tensor<2x3x4xf32>, %s: tensor<f32>, %b: tensor<6xi1>) -> (tensor<6x4xf32>, tensor<4x6xf32>, tensor<1x1xf32>, tensor<f32>, tensor<2x3xi1>) {
   // CHECK: graph.reshape %{{.*}} {shape = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
@@ -295,6 +404,29 @@ func.func @gather(%data: tensor<5x4x3xf32>, %idx: tensor<2x6xi64>, %idx32: tenso
   // CHECK: graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<9xi1>, tensor<7xi32>) -> tensor<7xi1>
   %3 = graph.gather %b, %idx32 {axis = 0 : i64} : (tensor<9xi1>, tensor<7xi32>) -> tensor<7xi1>
   return %0, %1, %2, %3 : tensor<5x2x6x3xf32>, tensor<7x4x3xf32>, tensor<5x4xf32>, tensor<7xi1>
+}
+
+// CHECK-LABEL: func.func @gather_elements
+func.func @gather_elements(%d: tensor<3x4xf32>, %i: tensor<2x4xi64>, %b: tensor<2x5xi1>, %j: tensor<2x7xi32>) -> (tensor<2x4xf32>, tensor<2x7xi1>) {
+  // CHECK: graph.gather_elements %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  %0 = graph.gather_elements %d, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  // CHECK: graph.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x5xi1>, tensor<2x7xi32>) -> tensor<2x7xi1>
+  %1 = graph.gather_elements %b, %j {axis = 1 : i64} : (tensor<2x5xi1>, tensor<2x7xi32>) -> tensor<2x7xi1>
+  return %0, %1 : tensor<2x4xf32>, tensor<2x7xi1>
+}
+
+// CHECK-LABEL: func.func @broadcast_to
+func.func @broadcast_to(%x: tensor<3x1xf32>, %i: tensor<i64>, %b: tensor<1x4xi1>) -> (tensor<2x3x5xf32>, tensor<3x4xf32>, tensor<2x2xi64>, tensor<3x4xi1>) {
+  // CHECK: graph.broadcast_to %{{.*}} {shape = array<i64: 2, 3, 5>} : (tensor<3x1xf32>) -> tensor<2x3x5xf32>
+  %0 = graph.broadcast_to %x {shape = array<i64: 2, 3, 5>} : (tensor<3x1xf32>) -> tensor<2x3x5xf32>
+  // The shape may be smaller than the result (numpy broadcast of both).
+  // CHECK: graph.broadcast_to %{{.*}} {shape = array<i64: 4>} : (tensor<3x1xf32>) -> tensor<3x4xf32>
+  %1 = graph.broadcast_to %x {shape = array<i64: 4>} : (tensor<3x1xf32>) -> tensor<3x4xf32>
+  // CHECK: graph.broadcast_to %{{.*}} {shape = array<i64: 2, 2>} : (tensor<i64>) -> tensor<2x2xi64>
+  %2 = graph.broadcast_to %i {shape = array<i64: 2, 2>} : (tensor<i64>) -> tensor<2x2xi64>
+  // CHECK: graph.broadcast_to %{{.*}} {shape = array<i64: 3, 1>} : (tensor<1x4xi1>) -> tensor<3x4xi1>
+  %3 = graph.broadcast_to %b {shape = array<i64: 3, 1>} : (tensor<1x4xi1>) -> tensor<3x4xi1>
+  return %0, %1, %2, %3 : tensor<2x3x5xf32>, tensor<3x4xf32>, tensor<2x2xi64>, tensor<3x4xi1>
 }
 
 // CHECK-LABEL: func.func @pad
