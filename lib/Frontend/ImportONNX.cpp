@@ -62,10 +62,9 @@ Type elementTypeFor(MLIRContext *ctx, int32_t onnxType) {
   }
 }
 
-/// Element types graph tensors support.
-bool isGraphElementType(Type t) {
-  return t.isF32() || t.isInteger(64) || t.isInteger(32) || t.isInteger(1);
-}
+/// Element types graph tensors support (every type elementTypeFor maps;
+/// unsigned integers and strings have no graph type).
+bool isGraphElementType(Type t) { return static_cast<bool>(t); }
 
 std::string blobName(StringRef name) {
   std::string out;

@@ -142,7 +142,29 @@ def make_mlp_shape_chain():
     return MLPShapeChain(), (3, 4, 6, 6)
 
 
+class Recurrent(nn.Module):
+    """Bidirectional LSTM and GRU (linear_before_reset) and a tanh RNN over a
+    batch-first sequence: both directions, all three recurrent ops."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(6, 8, batch_first=True, bidirectional=True)
+        self.gru = nn.GRU(16, 5, batch_first=True, bidirectional=True)
+        self.rnn = nn.RNN(10, 4, batch_first=True)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        y, _ = self.gru(y)
+        y, h = self.rnn(y)
+        return torch.cat([y.flatten(1), h.transpose(0, 1).flatten(1)], 1)
+
+
+def make_recurrent():
+    return Recurrent(), (2, 7, 6)
+
+
 MODELS = {
+    "recurrent": make_recurrent,
     "resnet18": make_resnet18,
     "transformer_block": make_transformer_block,
     "small_cnn": make_small_cnn,
@@ -158,6 +180,7 @@ REQUIRED_OPS = {
     "small_cnn": {"Conv", "BatchNormalization", "Relu", "MaxPool", "Concat", "Clip",
                   "GlobalAveragePool", "Flatten", "Gemm"},
     "mlp_shape_chain": {"Shape", "Gather", "Unsqueeze", "Concat", "Reshape"},
+    "recurrent": {"LSTM", "GRU", "RNN"},
 }
 
 

@@ -397,6 +397,7 @@ mlc_dtype dtypeForONNX(int32_t type) {
   case onnx::Float: return MLC_F32;
   case onnx::Double: return MLC_F64;
   case onnx::Float16: return MLC_F16;
+  case onnx::BFloat16: return MLC_BF16;
   case onnx::Int8: return MLC_I8;
   case onnx::Int16: return MLC_I16;
   case onnx::Int32: return MLC_I32;
@@ -407,15 +408,19 @@ mlc_dtype dtypeForONNX(int32_t type) {
   }
 }
 
-/// Reads an ONNX TensorProto file (ONNX test data) as an array.
-bool readONNXTensor(const std::string &path, npy::Array &array,
-                    std::string &error) {
+/// Reads an ONNX TensorProto file (ONNX test data) as an array for a slot
+/// of type `want`.
+bool readONNXTensor(const std::string &path, mlc_dtype want,
+                    npy::Array &array, std::string &error) {
   onnx::Tensor t;
   if (!onnx::loadTensorFile(path, t, error)) {
     error = path + ": " + error;
     return false;
   }
   array.dtype = dtypeForONNX(t.dataType);
+  // ONNX's own test data stores bfloat16 tensors as UINT16 bit patterns.
+  if (t.dataType == onnx::UInt16 && want == MLC_BF16)
+    array.dtype = MLC_BF16;
   if (array.dtype == MLC_DTYPE_INVALID) {
     error = path + ": unsupported tensor type " + onnx::dataTypeName(t.dataType);
     return false;
@@ -430,7 +435,7 @@ npy::Array readFor(const Slot &slot, const std::string &path,
   npy::Array array;
   std::string error;
   bool isPB = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
-  if (!(isPB ? readONNXTensor(path, array, error)
+  if (!(isPB ? readONNXTensor(path, slot.dtype, array, error)
              : npy::readFile(path, array, error)))
     fatal(error);
   // numpy has no bfloat16: bf16 tensors come as f4 files, rounded to

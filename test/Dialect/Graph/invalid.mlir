@@ -147,7 +147,7 @@ func.func @div_result_dtype(%a: tensor<2xi32>) -> tensor<2xi64> {
 // -----
 
 func.func @pow_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.pow' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.pow %a, %a : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -1149,7 +1149,7 @@ func.func @pad_missing_value(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // -----
 
 func.func @sin_int(%x: tensor<2xi32>) -> tensor<2xi32> {
-  // expected-error @+1 {{'graph.sin' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi32>'}}
+  // expected-error @+1 {{'graph.sin' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi32>'}}
   %0 = graph.sin %x : tensor<2xi32>
   return %0 : tensor<2xi32>
 }
@@ -1157,7 +1157,7 @@ func.func @sin_int(%x: tensor<2xi32>) -> tensor<2xi32> {
 // -----
 
 func.func @round_int(%x: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{'graph.round' op operand #0 must be statically shaped tensor of 32-bit float values, but got 'tensor<2xi64>'}}
+  // expected-error @+1 {{'graph.round' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xi64>'}}
   %0 = graph.round %x : tensor<2xi64>
   return %0 : tensor<2xi64>
 }
@@ -1174,7 +1174,7 @@ func.func @acosh_wrong_result(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 // -----
 
 func.func @sign_bool(%x: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.sign' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.sign' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.sign %x : tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -1242,7 +1242,7 @@ func.func @mod_mixed(%a: tensor<2xi32>, %b: tensor<2xi64>) -> tensor<2xi32> {
 // -----
 
 func.func @mod_bool(%a: tensor<2xi1>, %b: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.mod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.mod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
   %0 = graph.mod %a, %b {fmod = true} : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -1268,7 +1268,7 @@ func.func @reduce_prod_duplicate_axis(%x: tensor<2x3xi32>) -> tensor<2xi32> {
 // -----
 
 func.func @reduce_prod_bool(%x: tensor<2x3xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.reduce_prod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<2x3xi1>'}}
+  // expected-error @+1 {{'graph.reduce_prod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2x3xi1>'}}
   %0 = graph.reduce_prod %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x3xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -1406,7 +1406,7 @@ func.func @cumsum_missing_reverse(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
 // -----
 
 func.func @cumsum_bool(%x: tensor<3xi1>) -> tensor<3xi1> {
-  // expected-error @+1 {{'graph.cumsum' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit signless integer or 32-bit signless integer values, but got 'tensor<3xi1>'}}
+  // expected-error @+1 {{'graph.cumsum' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<3xi1>'}}
   %0 = graph.cumsum %x {axis = 0 : i64, exclusive = false, reverse = false} : (tensor<3xi1>) -> tensor<3xi1>
   return %0 : tensor<3xi1>
 }
