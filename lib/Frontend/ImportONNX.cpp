@@ -25,6 +25,7 @@
 #include <deque>
 
 using namespace mlir;
+using mlc::onnx::Dim;
 
 namespace mlc::frontend {
 
@@ -138,6 +139,10 @@ private:
   LogicalResult importNode(const onnx::Node &node);
   FailureOr<RankedTensorType> tensorType(const onnx::Tensor &t,
                                          Location loc, const Twine &what);
+  /// The constant for `--bind name=FILE`, checked against the declared
+  /// element type and (static) dims.
+  FailureOr<Value> bindTensor(const std::string &name, int32_t dataType,
+                              ArrayRef<onnx::Dim> dims, Location loc);
 
   llvm::StringMap<Value> values;
   DenseMap<Value, graph::HostTensor> constants;
@@ -206,6 +211,41 @@ ONNXGraphImporter::tensorType(const onnx::Tensor &t, Location loc,
   return RankedTensorType::get(t.dims, elt);
 }
 
+FailureOr<Value> ONNXGraphImporter::bindTensor(const std::string &name,
+                                               int32_t dataType,
+                                               ArrayRef<Dim> dims,
+                                               Location loc) {
+  const std::string &file = options.bindings.at(name);
+  onnx::Tensor t;
+  std::string err;
+  bool ok = StringRef(file).ends_with(".pb")
+                ? onnx::loadTensorFile(file, t, err)
+                : (err = "--bind expects a .pb TensorProto file", false);
+  if (!ok)
+    return emitError(loc) << "cannot bind '" << file << "': " << err;
+  if (dataType != onnx::Undefined && t.dataType != dataType)
+    return emitError(loc) << "is declared " << onnx::dataTypeName(dataType)
+                          << " but '" << file << "' holds "
+                          << onnx::dataTypeName(t.dataType);
+  bool mismatch = !dims.empty() && dims.size() != t.dims.size();
+  for (size_t i = 0; !mismatch && i < dims.size(); ++i)
+    mismatch = dims[i].value >= 0 && dims[i].value != t.dims[i];
+  if (mismatch) {
+    std::string declared = "[";
+    for (auto [i, d] : llvm::enumerate(dims))
+      declared += (i ? ", " : "") +
+                  (d.value >= 0 ? std::to_string(d.value) : d.param);
+    return emitError(loc) << "is declared with shape " << declared
+                          << "] but '" << file << "' holds "
+                          << shapeString(t.dims);
+  }
+  auto type = tensorType(t, loc, "'" + name + "'");
+  if (failed(type))
+    return failure();
+  t.name = name;
+  return Value(graph::ConstantOp::create(builder, loc, tensorToAttr(*type, t)));
+}
+
 LogicalResult
 ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
                                 SmallVectorImpl<std::string> &argNames) {
@@ -213,27 +253,15 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     Location loc = namedLoc("input '" + in.name + "'");
     if (in.name.empty())
       return emitError(loc) << "a graph input has no name";
-    auto bound = options.bindings.find(in.name);
-    if (bound != options.bindings.end()) {
-      onnx::Tensor t;
-      std::string err;
-      bool ok = StringRef(bound->second).ends_with(".pb")
-                    ? onnx::loadTensorFile(bound->second, t, err)
-                    : (err = "--bind expects a .pb TensorProto file", false);
-      if (!ok)
-        return emitError(loc) << "cannot bind '" << bound->second
-                              << "': " << err;
-      if (in.isTensor && t.dataType != in.dataType)
-        return emitError(loc)
-               << "is declared " << onnx::dataTypeName(in.dataType)
-               << " but '" << bound->second << "' holds "
-               << onnx::dataTypeName(t.dataType);
-      auto type = tensorType(t, loc, "input '" + in.name + "'");
-      if (failed(type))
+    if (options.bindings.count(in.name)) {
+      SmallVector<Dim> dims;
+      if (in.isTensor && in.hasShape)
+        dims.assign(in.dims.begin(), in.dims.end());
+      auto v = bindTensor(in.name, in.isTensor ? in.dataType : onnx::Undefined,
+                          dims, loc);
+      if (failed(v))
         return failure();
-      t.name = in.name;
-      values[in.name] = graph::ConstantOp::create(builder, loc,
-                                                  tensorToAttr(*type, t));
+      values[in.name] = *v;
       continue;
     }
     if (!in.isTensor)
@@ -296,8 +324,12 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     argNames.push_back(in.name);
   }
   for (const auto &kv : options.bindings)
-    if (!llvm::any_of(model.inputs, [&](const onnx::ValueInfo &in) {
-          return in.name == kv.first;
+    if (!llvm::any_of(model.inputs,
+                      [&](const onnx::ValueInfo &in) {
+                        return in.name == kv.first;
+                      }) &&
+        !llvm::any_of(model.initializers, [&](const onnx::Tensor &t) {
+          return t.name == kv.first;
         }))
       return emitError(namedLoc("--bind " + kv.first))
              << "the model has no graph input named '" << kv.first << "'";
@@ -313,9 +345,18 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
 LogicalResult ONNXGraphImporter::importInitializers() {
   for (const onnx::Tensor &t : model.initializers) {
     Location loc = namedLoc("initializer '" + t.name + "'");
-    // An input bound on the command line wins over its initializer default.
-    if (values.count(t.name))
+    // An input with an initializer default can be bound like any input;
+    // the bound tensor must have the initializer's type and shape.
+    if (options.bindings.count(t.name)) {
+      SmallVector<Dim> dims;
+      for (int64_t d : t.dims)
+        dims.push_back(Dim{d, ""});
+      auto v = bindTensor(t.name, t.dataType, dims, loc);
+      if (failed(v))
+        return failure();
+      values[t.name] = *v;
       continue;
+    }
     auto type = tensorType(t, loc, "initializer '" + t.name + "'");
     if (failed(type))
       return failure();

@@ -59,12 +59,16 @@ bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
   int64_t offset = 0, length = -1;
   for (const auto &kv : t.external_data()) {
     try {
+      size_t used = 0;
       if (kv.key() == "location")
         location = kv.value();
       else if (kv.key() == "offset")
-        offset = std::stoll(kv.value());
+        offset = std::stoll(kv.value(), &used);
       else if (kv.key() == "length")
-        length = std::stoll(kv.value());
+        length = std::stoll(kv.value(), &used);
+      if (kv.key() != "location" && used != kv.value().size() &&
+          (kv.key() == "offset" || kv.key() == "length"))
+        throw std::invalid_argument(kv.key());
     } catch (...) {
       error = "external data entry '" + kv.key() + "' is not a number: '" +
               kv.value() + "'";
@@ -75,7 +79,12 @@ bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
     error = "external data has no 'location'";
     return false;
   }
-  if (location[0] == '/' || location.find("..") != std::string::npos) {
+  bool escapes = location[0] == '/' || location == ".." ||
+                 location.rfind("../", 0) == 0 ||
+                 location.find("/../") != std::string::npos ||
+                 (location.size() >= 3 &&
+                  location.compare(location.size() - 3, 3, "/..") == 0);
+  if (escapes) {
     error = "external data location '" + location +
             "' must be a relative path inside the model's directory";
     return false;
@@ -96,7 +105,7 @@ bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
   }
   in.seekg(0, std::ios::end);
   int64_t size = in.tellg();
-  if (offset + expectedBytes > size) {
+  if (expectedBytes > size || offset > size - expectedBytes) {
     error = "external data file '" + location + "' has " +
             std::to_string(size) + " bytes, but the tensor needs " +
             std::to_string(expectedBytes) + " bytes at offset " +

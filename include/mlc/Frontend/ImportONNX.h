@@ -16,9 +16,10 @@ struct ONNXImportOptions {
   /// Static shapes for graph inputs whose declared shape has symbolic or
   /// missing dimensions (`--input-shape NAME=1x3x224x224`).
   std::map<std::string, std::vector<int64_t>> inputShapes;
-  /// Graph inputs frozen to constants read from a .pb TensorProto or .npy
-  /// file (`--bind NAME=FILE`): how shape-determining inputs (a Reshape's
-  /// shape, a Resize's scales) become compile-time constants.
+  /// Graph inputs (or inputs with initializer defaults) frozen to constants
+  /// read from a .pb TensorProto file (`--bind NAME=FILE`): how
+  /// shape-determining inputs (a Reshape's shape, a Resize's scales) become
+  /// compile-time constants.
   std::map<std::string, std::string> bindings;
 };
 

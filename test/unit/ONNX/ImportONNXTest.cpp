@@ -324,13 +324,8 @@ TEST_CASE("importONNX bindings turn graph inputs into constants",
   }
 }
 
-// KNOWN BUG (hence [!mayfail]): a bound tensor's element type is checked
-// against the input's declaration, but its shape is not: 'shape' is declared
-// [2] and binding a [3] tensor imports silently (the Reshape then gets 3
-// dims). --input-shape refuses the same contradiction ("has static dimension
-// ... but --input-shape gives ..."); --bind should too, at the input.
 TEST_CASE("importONNX refuses a binding whose shape contradicts the input",
-          "[onnx][import][bind][!mayfail]") {
+          "[onnx][import][bind]") {
   MLIRContext ctx;
   DiagCollector diags(&ctx);
   std::string path = writeModel("reshape-input-b.onnx", reshapeByInput());
@@ -343,15 +338,8 @@ TEST_CASE("importONNX refuses a binding whose shape contradicts the input",
   CHECK(llvm::StringRef(diags.messages[0]).starts_with("input 'shape': "));
 }
 
-// KNOWN BUG (hence [!mayfail]): ImportONNX.cpp's importInitializers says "An
-// input bound on the command line wins over its initializer default", but
-// loadModel drops graph inputs that are also initializers, so binding one is
-// refused with "--bind shape: the model has no graph input named 'shape'"
-// although the model declares that input (the override branch is dead code).
-// Either the binding should win, as written here, or the message should say
-// the input is an initializer (a weight) and cannot be bound.
 TEST_CASE("importONNX binds an input that has an initializer default",
-          "[onnx][import][bind][!mayfail]") {
+          "[onnx][import][bind]") {
   MLIRContext ctx;
   DiagCollector diags(&ctx);
   pb::ModelProto m = reshapeByInput();
