@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Frontend/ImportModel.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,11 +27,28 @@ Location jsonLocation(MLIRContext *ctx, StringRef file, StringRef path) {
                       FileLineColLoc::get(ctx, file, 0, 0));
 }
 
-namespace {
+ElementsAttr makeWeightAttr(RankedTensorType type, ArrayRef<char> bytes,
+                           StringRef name) {
+  if (type.getElementType().isInteger(1)) {
+    // i1 blobs have no agreed byte layout; bool weights are tiny in practice.
+    SmallVector<bool> bits;
+    for (char c : bytes)
+      bits.push_back(c != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  // Small constants stay plain dense attributes (readable, foldable).
+  if (type.getNumElements() <= graph::kMaxDenseAttrElements)
+    return DenseElementsAttr::getFromRawBuffer(type, bytes);
+  std::string blob;
+  for (char c : name)
+    blob += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (blob.empty() || isdigit(static_cast<unsigned char>(blob[0])))
+    blob = "w_" + blob;
+  return DenseResourceElementsAttr::get(
+      type, blob, HeapAsmResourceBlob::allocateAndCopyInferAlign(bytes));
+}
 
-/// Small constants are kept as plain dense attributes so they stay readable
-/// and foldable; everything else becomes a dense_resource blob.
-constexpr int64_t kMaxDenseConstantElements = 16;
+namespace {
 
 Type elementType(MLIRContext *ctx, DType t) {
   switch (t) {
@@ -44,15 +62,6 @@ Type elementType(MLIRContext *ctx, DType t) {
     return IntegerType::get(ctx, 1);
   }
   return {};
-}
-
-std::string sanitizeBlobName(StringRef name) {
-  std::string out;
-  for (char c : name)
-    out += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (out.empty() || isdigit(static_cast<unsigned char>(out[0])))
-    out = "w_" + out;
-  return out;
 }
 
 class Importer {
@@ -163,25 +172,11 @@ private:
 };
 
 Value Importer::weight(const WeightDecl &w) {
-  Type elt = elementType(ctx, w.dtype);
-  auto type = RankedTensorType::get(w.shape, elt);
-  ElementsAttr value;
-  if (w.dtype == DType::Bool) {
-    // i1 blobs have no agreed byte layout; bool weights are tiny in practice.
-    SmallVector<bool> bits;
-    for (char c : w.data)
-      bits.push_back(c != 0);
-    value = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  } else if (w.numElements() <= kMaxDenseConstantElements) {
-    value = DenseElementsAttr::getFromRawBuffer(
-        type, ArrayRef<char>(w.data.data(), w.data.size()));
-  } else {
-    auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(
-        ArrayRef<char>(w.data.data(), w.data.size()));
-    value = DenseResourceElementsAttr::get(type, sanitizeBlobName(w.name),
-                                           std::move(blob));
-  }
-  return graph::ConstantOp::create(builder, loc(w.path), value);
+  auto type = RankedTensorType::get(w.shape, elementType(ctx, w.dtype));
+  return graph::ConstantOp::create(
+      builder, loc(w.path),
+      makeWeightAttr(type, ArrayRef<char>(w.data.data(), w.data.size()),
+                     w.name));
 }
 
 LogicalResult Importer::buildNode(const NodeDecl &node) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/ImportModel.h"
 #include "ONNXImporter.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
@@ -34,9 +35,6 @@ namespace {
 /// Compile-time evaluation of values larger than this is not attempted: shape
 /// computations are tiny, and real weights fold later in the graph pipeline.
 constexpr int64_t kMaxImportFoldElements = 1 << 20;
-
-/// Tensors with more elements stay dense_resource blobs.
-constexpr int64_t kMaxDenseElements = 16;
 
 Type elementTypeFor(MLIRContext *ctx, int32_t onnxType) {
   switch (onnxType) {
@@ -67,28 +65,9 @@ Type elementTypeFor(MLIRContext *ctx, int32_t onnxType) {
 /// unsigned integers and strings have no graph type).
 bool isGraphElementType(Type t) { return static_cast<bool>(t); }
 
-std::string blobName(StringRef name) {
-  std::string out;
-  for (char c : name)
-    out += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (out.empty() || isdigit(static_cast<unsigned char>(out[0])))
-    out = "w_" + out;
-  return out;
-}
-
 ElementsAttr tensorToAttr(RankedTensorType type, const onnx::Tensor &t) {
-  if (type.getElementType().isInteger(1)) {
-    SmallVector<bool> bits;
-    for (char c : t.data)
-      bits.push_back(c != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  }
-  ArrayRef<char> bytes(t.data.data(), t.data.size());
-  if (type.getNumElements() <= kMaxDenseElements)
-    return DenseElementsAttr::getFromRawBuffer(type, bytes);
-  auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(bytes);
-  return DenseResourceElementsAttr::get(type, blobName(t.name),
-                                        std::move(blob));
+  return makeWeightAttr(type, ArrayRef<char>(t.data.data(), t.data.size()),
+                        t.name);
 }
 
 std::string shapeString(ArrayRef<int64_t> shape) {

@@ -11,6 +11,7 @@
 
 #include "ONNXImporter.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Frontend/ImportModel.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -1621,17 +1622,12 @@ LogicalResult convertConstant(N &n) {
     if (t.numElements() == 0)
       return n.unsupported("zero-size result");
     auto type = RankedTensorType::get(t.dims, elt);
-    ElementsAttr attr;
-    if (elt.isInteger(1)) {
-      SmallVector<bool> bits;
-      for (char c : t.data)
-        bits.push_back(c != 0);
-      attr = DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-    } else {
-      attr = DenseElementsAttr::getFromRawBuffer(
-          type, ArrayRef<char>(t.data.data(), t.data.size()));
-    }
-    n.setOutput(0, graph::ConstantOp::create(n.b, n.loc, attr));
+    n.setOutput(0, graph::ConstantOp::create(
+                       n.b, n.loc,
+                       makeWeightAttr(type,
+                                      ArrayRef<char>(t.data.data(),
+                                                     t.data.size()),
+                                      n.node.outputs[0])));
     return success();
   }
   if (a.name == "value_float")

@@ -15,6 +15,13 @@ namespace mlc::frontend {
 mlir::Location jsonLocation(mlir::MLIRContext *ctx, llvm::StringRef file,
                             llvm::StringRef path);
 
+/// The attribute for a weight of `type` from its raw little-endian bytes
+/// (bools one byte each): a dense attribute when small or bool, else a
+/// dense_resource blob named after `name`. Shared by the frontends.
+mlir::ElementsAttr makeWeightAttr(mlir::RankedTensorType type,
+                                  llvm::ArrayRef<char> bytes,
+                                  llvm::StringRef name);
+
 /// Builds a module with one function @main (inputs and outputs named by
 /// `mlc.name` attributes) from a parsed model. Reports problems as
 /// diagnostics at JSON locations and returns null.
