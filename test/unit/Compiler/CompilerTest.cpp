@@ -3,6 +3,8 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include "Support/DiagCollector.h"
+
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
 #include "mlc/Pipelines/Pipelines.h"
@@ -21,19 +23,7 @@ using namespace mlc;
 
 namespace {
 
-/// Collects diagnostics as "path: message" strings.
-struct DiagCollector {
-  explicit DiagCollector(MLIRContext *ctx)
-      : handler(ctx, [this](Diagnostic &d) {
-          std::string where;
-          if (auto name = dyn_cast<NameLoc>(d.getLocation()))
-            where = name.getName().str() + ": ";
-          messages.push_back(where + d.str());
-          return success();
-        }) {}
-  std::vector<std::string> messages;
-  ScopedDiagnosticHandler handler;
-};
+using mlc::test::DiagCollector;
 
 frontend::TensorDecl tensor(std::string name, std::vector<int64_t> shape,
                             std::string path) {

@@ -6,6 +6,8 @@
 #include "mlc/Frontend/ModelSpec.h"
 #include "mlc/Frontend/Safetensors.h"
 
+#include "Support/ScratchDir.h"
+
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -18,22 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A per-process scratch directory, removed at exit.
 const fs::path &scratchDir() {
-  struct Dir {
-    fs::path path;
-    Dir() {
-      path = fs::temp_directory_path() /
-             ("mlc-frontend-tests-" + std::to_string(getpid()));
-      fs::create_directories(path);
-    }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static Dir dir;
-  return dir.path;
+  return mlc::test::scratchDir("mlc-frontend-tests");
 }
 
 std::string modelPath() { return (scratchDir() / "model.json").string(); }

@@ -10,6 +10,7 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include "Support/DiagCollector.h"
 #include "TestModels.h"
 #include "mlc/Frontend/ImportONNX.h"
 
@@ -32,26 +33,7 @@ using mlc::frontend::printSupportedONNXOps;
 
 namespace {
 
-/// Collects diagnostics as "<NameLoc name>: message" (just the message for
-/// other locations).
-struct DiagCollector {
-  explicit DiagCollector(MLIRContext *ctx)
-      : handler(ctx, [this](Diagnostic &d) {
-          std::string where;
-          if (auto name = dyn_cast<NameLoc>(d.getLocation()))
-            where = name.getName().str() + ": ";
-          messages.push_back(where + d.str());
-          return success();
-        }) {}
-  std::string all() const {
-    std::string s;
-    for (const auto &m : messages)
-      s += m + "\n";
-    return s;
-  }
-  std::vector<std::string> messages;
-  ScopedDiagnosticHandler handler;
-};
+using mlc::test::DiagCollector;
 
 /// image [1,3,8,8] -> Conv(4 filters, 3x3, pad 1) -> Relu
 ///   -> GlobalAveragePool -> Flatten -> Gemm(4 -> 2) -> logits [1,2].

@@ -12,6 +12,8 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "Support/ScratchDir.h"
+
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -25,22 +27,8 @@ namespace onnxtest {
 namespace pb = ::onnx;
 namespace fs = std::filesystem;
 
-/// A per-process scratch directory, removed at exit.
 inline const fs::path &scratchDir() {
-  struct Dir {
-    fs::path path;
-    Dir() {
-      path = fs::temp_directory_path() /
-             ("mlc-onnx-tests-" + std::to_string(getpid()));
-      fs::create_directories(path);
-    }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  };
-  static Dir dir;
-  return dir.path;
+  return mlc::test::scratchDir("mlc-onnx-tests");
 }
 
 inline std::string scratch(const std::string &name) {
