@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Frontend/ImportONNX.h"
-#include "mlc/Frontend/ImportModel.h"
 #include "ONNXImporter.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Frontend/ImportModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -36,7 +36,9 @@ namespace {
 /// computations are tiny, and real weights fold later in the graph pipeline.
 constexpr int64_t kMaxImportFoldElements = 1 << 20;
 
-Type elementTypeFor(MLIRContext *ctx, int32_t onnxType) {
+} // namespace
+
+Type onnxElementType(MLIRContext *ctx, int64_t onnxType) {
   switch (onnxType) {
   case onnx::Float:
     return Float32Type::get(ctx);
@@ -60,6 +62,8 @@ Type elementTypeFor(MLIRContext *ctx, int32_t onnxType) {
     return {};
   }
 }
+
+namespace {
 
 /// Element types graph tensors support (every type elementTypeFor maps;
 /// unsigned integers and strings have no graph type).
@@ -116,8 +120,8 @@ private:
   LogicalResult importInitializers();
   FailureOr<SmallVector<const onnx::Node *>> sortNodes();
   LogicalResult importNode(const onnx::Node &node);
-  FailureOr<RankedTensorType> tensorType(const onnx::Tensor &t,
-                                         Location loc, const Twine &what);
+  FailureOr<RankedTensorType> tensorType(const onnx::Tensor &t, Location loc,
+                                         const Twine &what);
   /// The constant for `--bind name=FILE`, checked against the declared
   /// element type and (static) dims.
   FailureOr<Value> bindTensor(const std::string &name, int32_t dataType,
@@ -165,8 +169,8 @@ SmallVector<std::string> ONNXGraphImporter::dependentInputs(Value v) {
     if (!seen.insert(cur))
       continue;
     if (auto arg = dyn_cast<BlockArgument>(cur)) {
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                        "mlc.name"))
+      if (auto name =
+              func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "mlc.name"))
         names.push_back(name.str());
       continue;
     }
@@ -178,10 +182,10 @@ SmallVector<std::string> ONNXGraphImporter::dependentInputs(Value v) {
   return names;
 }
 
-FailureOr<RankedTensorType>
-ONNXGraphImporter::tensorType(const onnx::Tensor &t, Location loc,
-                              const Twine &what) {
-  Type elt = elementTypeFor(ctx, t.dataType);
+FailureOr<RankedTensorType> ONNXGraphImporter::tensorType(const onnx::Tensor &t,
+                                                          Location loc,
+                                                          const Twine &what) {
+  Type elt = onnxElementType(ctx, t.dataType);
   if (!elt || !isGraphElementType(elt)) {
     emitError(loc) << "unsupported dtype " << onnx::dataTypeName(t.dataType)
                    << " for " << what;
@@ -212,11 +216,10 @@ FailureOr<Value> ONNXGraphImporter::bindTensor(const std::string &name,
   if (mismatch) {
     std::string declared = "[";
     for (auto [i, d] : llvm::enumerate(dims))
-      declared += (i ? ", " : "") +
-                  (d.value >= 0 ? std::to_string(d.value) : d.param);
-    return emitError(loc) << "is declared with shape " << declared
-                          << "] but '" << file << "' holds "
-                          << shapeString(t.dims);
+      declared +=
+          (i ? ", " : "") + (d.value >= 0 ? std::to_string(d.value) : d.param);
+    return emitError(loc) << "is declared with shape " << declared << "] but '"
+                          << file << "' holds " << shapeString(t.dims);
   }
   auto type = tensorType(t, loc, "'" + name + "'");
   if (failed(type))
@@ -247,10 +250,10 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
       return emitError(loc)
              << "is not a tensor (sequence, map and optional inputs are not "
                 "supported)";
-    Type elt = elementTypeFor(ctx, in.dataType);
+    Type elt = onnxElementType(ctx, in.dataType);
     if (!elt || !isGraphElementType(elt))
-      return emitError(loc) << "has unsupported dtype "
-                            << onnx::dataTypeName(in.dataType);
+      return emitError(loc)
+             << "has unsupported dtype " << onnx::dataTypeName(in.dataType);
     SmallVector<int64_t> shape;
     auto given = options.inputShapes.find(in.name);
     if (given != options.inputShapes.end()) {
@@ -268,15 +271,14 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     } else {
       std::string example = in.name + "=";
       if (!in.hasShape)
-        return emitError(loc)
-               << "has no shape in the model; give it one with "
-                  "--input-shape "
-               << in.name << "=1x3x224x224 (for example)";
+        return emitError(loc) << "has no shape in the model; give it one with "
+                                 "--input-shape "
+                              << in.name << "=1x3x224x224 (for example)";
       for (auto [i, d] : llvm::enumerate(in.dims)) {
         if (d.value < 0) {
           for (auto [j, e] : llvm::enumerate(in.dims))
-            example += (j ? "x" : "") +
-                       (e.value >= 0 ? std::to_string(e.value) : "1");
+            example +=
+                (j ? "x" : "") + (e.value >= 0 ? std::to_string(e.value) : "1");
           return emitError(loc)
                  << "has a dynamic dimension "
                  << (d.param.empty() ? "" : "'" + d.param + "' ") << "(dim "
@@ -289,9 +291,9 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     int64_t n = 1;
     for (int64_t d : shape) {
       if (d < 0)
-        return emitError(loc) << "has dimension " << d << " in shape "
-                               << shapeString(shape)
-                               << "; dimensions must not be negative";
+        return emitError(loc)
+               << "has dimension " << d << " in shape " << shapeString(shape)
+               << "; dimensions must not be negative";
       if (d == 0)
         continue;
       if (n > (int64_t(1) << 40) / d)
@@ -303,10 +305,9 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     argNames.push_back(in.name);
   }
   for (const auto &kv : options.bindings)
-    if (!llvm::any_of(model.inputs,
-                      [&](const onnx::ValueInfo &in) {
-                        return in.name == kv.first;
-                      }) &&
+    if (!llvm::any_of(
+            model.inputs,
+            [&](const onnx::ValueInfo &in) { return in.name == kv.first; }) &&
         !llvm::any_of(model.initializers, [&](const onnx::Tensor &t) {
           return t.name == kv.first;
         }))
@@ -359,9 +360,8 @@ FailureOr<SmallVector<const onnx::Node *>> ONNXGraphImporter::sortNodes() {
         continue;
       if (ready.count(out) || producer.count(out)) {
         const std::string &other =
-            producer.count(out)
-                ? model.nodes[producer[out]].displayName
-                : std::string("a graph input or initializer");
+            producer.count(out) ? model.nodes[producer[out]].displayName
+                                : std::string("a graph input or initializer");
         return emitError(nodeLoc(node))
                << "output '" << out << "' is already produced by "
                << (producer.count(out) ? "node '" + other + "'" : other)
@@ -417,9 +417,8 @@ LogicalResult ONNXGraphImporter::importNode(const onnx::Node &node) {
     auto it = model.opsets.find(domain);
     nodeOpset = it == model.opsets.end() ? 0 : it->second;
     return emitError(loc) << "unsupported ONNX operator '" << node.opType
-                          << "' (domain '" << domain << "', opset "
-                          << nodeOpset << ") at node '" << node.displayName
-                          << "'";
+                          << "' (domain '" << domain << "', opset " << nodeOpset
+                          << ") at node '" << node.displayName << "'";
   }
   if (opset == 0)
     return emitError(loc) << "node '" << node.displayName << "' uses ai.onnx "
@@ -440,23 +439,23 @@ LogicalResult ONNXGraphImporter::importNode(const onnx::Node &node) {
     if (a.name == "consumed_inputs") // a pre-opset-6 hint, meaningless here
       continue;
     if (!llvm::is_contained(known, a.name))
-      return emitError(loc) << "unsupported attribute '" << a.name
-                            << "' in ONNX operator '" << node.opType
-                            << "' (opset " << opset << ") at node '"
-                            << node.displayName << "'";
+      return emitError(loc)
+             << "unsupported attribute '" << a.name << "' in ONNX operator '"
+             << node.opType << "' (opset " << opset << ") at node '"
+             << node.displayName << "'";
     if (a.kind == onnx::Attribute::Graph)
-      return emitError(loc) << "unsupported subgraph attribute '" << a.name
-                            << "' in ONNX operator '" << node.opType
-                            << "' (opset " << opset << ") at node '"
-                            << node.displayName << "'";
+      return emitError(loc)
+             << "unsupported subgraph attribute '" << a.name
+             << "' in ONNX operator '" << node.opType << "' (opset " << opset
+             << ") at node '" << node.displayName << "'";
   }
   for (unsigned i = 0; i < conv->minInputs; ++i)
     if (i >= node.inputs.size() || node.inputs[i].empty())
-      return emitError(loc) << "node '" << node.displayName << "' ("
-                            << node.opType << ") needs at least "
-                            << conv->minInputs << " input"
-                            << (conv->minInputs == 1 ? "" : "s")
-                            << ", input #" << i << " is missing";
+      return emitError(loc)
+             << "node '" << node.displayName << "' (" << node.opType
+             << ") needs at least " << conv->minInputs << " input"
+             << (conv->minInputs == 1 ? "" : "s") << ", input #" << i
+             << " is missing";
   for (auto [i, name] : llvm::enumerate(node.inputs))
     if (!name.empty() && !values.count(name))
       return emitError(loc) << "input '" << name << "' of node '"
@@ -482,11 +481,9 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
   // domains can appear (each is refused by name).
   auto opsetIt = model.opsets.find("");
   opset = opsetIt == model.opsets.end() ? 0 : opsetIt->second;
-  if (opsetIt != model.opsets.end() &&
-      (opset < 1 || opset > kMaxONNXOpset)) {
+  if (opsetIt != model.opsets.end() && (opset < 1 || opset > kMaxONNXOpset)) {
     emitError(fileLoc) << "unsupported ai.onnx opset " << opset
-                       << " (mlc supports opsets 1 to " << kMaxONNXOpset
-                       << ")";
+                       << " (mlc supports opsets 1 to " << kMaxONNXOpset << ")";
     return nullptr;
   }
   if (model.outputs.empty()) {
@@ -508,15 +505,16 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
   if (failed(importInputs(argTypes, argNames)))
     return nullptr;
   for (auto [i, type] : llvm::enumerate(argTypes)) {
-    BlockArgument arg = entry->addArgument(
-        type, namedLoc("input '" + argNames[i] + "'"));
+    BlockArgument arg =
+        entry->addArgument(type, namedLoc("input '" + argNames[i] + "'"));
     values[argNames[i]] = arg;
     // A zero-size input has exactly one possible value; use it as a
     // constant so an empty `axes` or `scales` input configures its node.
     auto tt = cast<RankedTensorType>(type);
     if (tt.getNumElements() == 0)
       values[argNames[i]] = graph::ConstantOp::create(
-          builder, arg.getLoc(), DenseElementsAttr::get(tt, ArrayRef<Attribute>()));
+          builder, arg.getLoc(),
+          DenseElementsAttr::get(tt, ArrayRef<Attribute>()));
   }
   func.setFunctionType(builder.getFunctionType(argTypes, {}));
   for (auto [i, name] : llvm::enumerate(argNames))
@@ -541,7 +539,7 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
     }
     auto type = cast<RankedTensorType>(v.getType());
     if (out.isTensor && out.dataType != onnx::Undefined) {
-      Type declared = elementTypeFor(ctx, out.dataType);
+      Type declared = onnxElementType(ctx, out.dataType);
       if (declared != type.getElementType()) {
         emitError(loc) << "is declared " << onnx::dataTypeName(out.dataType)
                        << " but computes " << type.getElementType();
@@ -551,8 +549,8 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
     if (out.isTensor && out.hasShape) {
       bool mismatch = out.dims.size() != size_t(type.getRank());
       for (size_t i = 0; !mismatch && i < out.dims.size(); ++i)
-        mismatch = out.dims[i].value >= 0 &&
-                   out.dims[i].value != type.getDimSize(i);
+        mismatch =
+            out.dims[i].value >= 0 && out.dims[i].value != type.getDimSize(i);
       if (mismatch) {
         std::string declared = "[";
         for (auto [i, d] : llvm::enumerate(out.dims))
@@ -600,22 +598,31 @@ InFlightDiagnostic NodeContext::error() { return emitError(loc); }
 
 LogicalResult NodeContext::unsupported(const Twine &what) {
   return emitError(loc) << "unsupported " << what << " in ONNX operator '"
-                        << node.opType << "' (opset " << opset
-                        << ") at node '" << node.displayName << "'";
+                        << node.opType << "' (opset " << opset << ") at node '"
+                        << node.displayName << "'";
 }
 
 namespace {
 const char *kindName(onnx::Attribute::Kind k) {
   switch (k) {
-  case onnx::Attribute::Float: return "a float";
-  case onnx::Attribute::Int: return "an integer";
-  case onnx::Attribute::String: return "a string";
-  case onnx::Attribute::Tensor: return "a tensor";
-  case onnx::Attribute::Graph: return "a graph";
-  case onnx::Attribute::Floats: return "a list of floats";
-  case onnx::Attribute::Ints: return "a list of integers";
-  case onnx::Attribute::Strings: return "a list of strings";
-  default: return "an unsupported kind";
+  case onnx::Attribute::Float:
+    return "a float";
+  case onnx::Attribute::Int:
+    return "an integer";
+  case onnx::Attribute::String:
+    return "a string";
+  case onnx::Attribute::Tensor:
+    return "a tensor";
+  case onnx::Attribute::Graph:
+    return "a graph";
+  case onnx::Attribute::Floats:
+    return "a list of floats";
+  case onnx::Attribute::Ints:
+    return "a list of integers";
+  case onnx::Attribute::Strings:
+    return "a list of strings";
+  default:
+    return "an unsupported kind";
   }
 }
 } // namespace
@@ -650,8 +657,8 @@ FailureOr<float> NodeContext::getFloat(StringRef name,
   return getAttrAs<float>(*this, name, def, onnx::Attribute::Float,
                           [](const onnx::Attribute &a) { return a.f; });
 }
-FailureOr<std::string>
-NodeContext::getString(StringRef name, std::optional<std::string> def) {
+FailureOr<std::string> NodeContext::getString(StringRef name,
+                                              std::optional<std::string> def) {
   return getAttrAs<std::string>(*this, name, def, onnx::Attribute::String,
                                 [](const onnx::Attribute &a) { return a.s; });
 }

@@ -42,6 +42,10 @@ struct OpConverter {
 
 llvm::ArrayRef<OpConverter> getONNXConverters();
 
+/// The MLIR element type of an ONNX TensorProto data type; null for types
+/// graph tensors cannot hold (unsigned integers, strings, complex).
+mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t onnxType);
+
 /// Highest ai.onnx opset the importer handles.
 constexpr int64_t kMaxONNXOpset = 17;
 

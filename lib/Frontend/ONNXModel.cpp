@@ -27,8 +27,7 @@ constexpr int64_t kMaxElements = int64_t(1) << 40;
 
 std::string quote(const std::string &s) { return "'" + s + "'"; }
 
-bool readFile(const std::string &path, std::string &bytes,
-              std::string &error) {
+bool readFile(const std::string &path, std::string &bytes, std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open file: " + std::string(strerror(errno));
@@ -99,8 +98,8 @@ bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
   std::string file = baseDir + "/" + location;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    error = "cannot open external data file '" + location +
-            "': " + strerror(errno);
+    error =
+        "cannot open external data file '" + location + "': " + strerror(errno);
     return false;
   }
   in.seekg(0, std::ios::end);
@@ -302,33 +301,64 @@ bool parseProto(const std::string &bytes, google::protobuf::MessageLite &msg) {
 
 std::string dataTypeName(int32_t type) {
   switch (type) {
-  case Float: return "FLOAT";
-  case UInt8: return "UINT8";
-  case Int8: return "INT8";
-  case UInt16: return "UINT16";
-  case Int16: return "INT16";
-  case Int32: return "INT32";
-  case Int64: return "INT64";
-  case String: return "STRING";
-  case Bool: return "BOOL";
-  case Float16: return "FLOAT16";
-  case Double: return "DOUBLE";
-  case UInt32: return "UINT32";
-  case UInt64: return "UINT64";
-  case BFloat16: return "BFLOAT16";
-  case 14: return "COMPLEX64";
-  case 15: return "COMPLEX128";
-  default: return "dtype " + std::to_string(type);
+  case Float:
+    return "FLOAT";
+  case UInt8:
+    return "UINT8";
+  case Int8:
+    return "INT8";
+  case UInt16:
+    return "UINT16";
+  case Int16:
+    return "INT16";
+  case Int32:
+    return "INT32";
+  case Int64:
+    return "INT64";
+  case String:
+    return "STRING";
+  case Bool:
+    return "BOOL";
+  case Float16:
+    return "FLOAT16";
+  case Double:
+    return "DOUBLE";
+  case UInt32:
+    return "UINT32";
+  case UInt64:
+    return "UINT64";
+  case BFloat16:
+    return "BFLOAT16";
+  case 14:
+    return "COMPLEX64";
+  case 15:
+    return "COMPLEX128";
+  default:
+    return "dtype " + std::to_string(type);
   }
 }
 
 int64_t dataTypeSize(int32_t type) {
   switch (type) {
-  case Bool: case Int8: case UInt8: return 1;
-  case Int16: case UInt16: case Float16: case BFloat16: return 2;
-  case Float: case Int32: case UInt32: return 4;
-  case Double: case Int64: case UInt64: return 8;
-  default: return 0;
+  case Bool:
+  case Int8:
+  case UInt8:
+    return 1;
+  case Int16:
+  case UInt16:
+  case Float16:
+  case BFloat16:
+    return 2;
+  case Float:
+  case Int32:
+  case UInt32:
+    return 4;
+  case Double:
+  case Int64:
+  case UInt64:
+    return 8;
+  default:
+    return 0;
   }
 }
 
@@ -423,9 +453,8 @@ bool loadModel(const std::string &path, Model &model, std::string &error) {
     node.domain = n.domain() == "ai.onnx" ? "" : n.domain();
     node.inputs.assign(n.input().begin(), n.input().end());
     node.outputs.assign(n.output().begin(), n.output().end());
-    node.displayName = node.name.empty()
-                           ? node.opType + "_" + std::to_string(i)
-                           : node.name;
+    node.displayName =
+        node.name.empty() ? node.opType + "_" + std::to_string(i) : node.name;
     for (const auto &a : n.attribute()) {
       Attribute attr;
       if (!convertAttribute(a, baseDir, attr, error)) {

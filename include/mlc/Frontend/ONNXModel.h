@@ -55,14 +55,14 @@ struct Tensor {
 };
 
 struct Dim {
-  int64_t value = -1;  // -1 when unknown
-  std::string param;   // symbolic name, if any
+  int64_t value = -1; // -1 when unknown
+  std::string param;  // symbolic name, if any
 };
 
 /// A graph input or output declaration.
 struct ValueInfo {
   std::string name;
-  bool isTensor = true;     // false for sequence/map/optional types
+  bool isTensor = true; // false for sequence/map/optional types
   int32_t dataType = Undefined;
   bool hasShape = false;
   std::vector<Dim> dims;
@@ -82,9 +82,9 @@ struct Attribute {
 };
 
 struct Node {
-  std::string name;   // may be empty in the file; see displayName
+  std::string name; // may be empty in the file; see displayName
   std::string opType;
-  std::string domain; // "" for ai.onnx
+  std::string domain;               // "" for ai.onnx
   std::vector<std::string> inputs;  // "" marks an omitted optional input
   std::vector<std::string> outputs; // "" marks an unused optional output
   std::vector<Attribute> attributes;
@@ -101,10 +101,10 @@ struct Model {
   std::string graphName;
   /// Opset version per domain ("" is ai.onnx; "ai.onnx" is folded into "").
   std::map<std::string, int64_t> opsets;
-  std::vector<ValueInfo> inputs;  // graph inputs that are not initializers
+  std::vector<ValueInfo> inputs; // graph inputs that are not initializers
   std::vector<ValueInfo> outputs;
   std::vector<Tensor> initializers;
-  std::vector<Node> nodes;        // in file order
+  std::vector<Node> nodes; // in file order
 };
 
 /// Reads and checks a model file. External tensor data is loaded relative

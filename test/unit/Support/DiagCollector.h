@@ -2,8 +2,8 @@
 #ifndef MLC_TEST_UNIT_SUPPORT_DIAGCOLLECTOR_H
 #define MLC_TEST_UNIT_SUPPORT_DIAGCOLLECTOR_H
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
 #include <string>

@@ -1,0 +1,357 @@
+//===- ONNXRecurrent.cpp - ONNX converters: RNNs
+//----------------------------===//
+//
+// The converters for RNN, GRU and LSTM (unrolled over the static sequence), and
+// their rows of the converter table (getONNXConverters, docs/supported-ops.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXBuilders.h"
+
+#include <cmath>
+#include <map>
+
+using namespace mlir;
+
+namespace mlc::frontend {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers, unrolled over the (static) sequence
+//===----------------------------------------------------------------------===//
+
+enum class RecurrentKind { RNN, GRU, LSTM };
+
+/// The gate nonlinearities ONNX defaults to; other activation lists are
+/// refused.
+LogicalResult checkDefaultActivations(N &n, RecurrentKind kind, int64_t dirs) {
+  if (!n.hasAttr("activations"))
+    return success();
+  const onnx::Attribute *a = n.getAttr("activations");
+  SmallVector<std::string> want =
+      kind == RecurrentKind::RNN ? SmallVector<std::string>{"Tanh"}
+      : kind == RecurrentKind::GRU
+          ? SmallVector<std::string>{"Sigmoid", "Tanh"}
+          : SmallVector<std::string>{"Sigmoid", "Tanh", "Tanh"};
+  SmallVector<std::string> all;
+  for (int64_t d = 0; d < dirs; ++d)
+    all.append(want.begin(), want.end());
+  if (a->kind != onnx::Attribute::Strings ||
+      !llvm::equal(a->strings, all,
+                   [](const std::string &x, const std::string &y) {
+                     return StringRef(x).equals_insensitive(y);
+                   }))
+    return n.unsupported("non-default activations");
+  return success();
+}
+
+LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
+  MLC_TRY(hidden, n.getInt("hidden_size"));
+  MLC_TRY(direction, n.getString("direction", std::string("forward")));
+  MLC_TRY(layout, n.getInt("layout", 0));
+  MLC_TRY(lbr, n.getInt("linear_before_reset", 0));
+  MLC_TRY(inputForget, n.getInt("input_forget", 0));
+  if (n.hasAttr("clip"))
+    return n.unsupported("clip");
+  if (n.hasAttr("activation_alpha") || n.hasAttr("activation_beta"))
+    return n.unsupported("activation_alpha/beta");
+  if (inputForget)
+    return n.unsupported("input_forget");
+  int64_t dirs = direction == "bidirectional" ? 2 : 1;
+  if (direction != "forward" && direction != "reverse" && dirs != 2)
+    return n.unsupported("direction '" + direction + "'");
+  if (failed(checkDefaultActivations(n, kind, dirs)))
+    return failure();
+  int64_t gates = kind == RecurrentKind::RNN   ? 1
+                  : kind == RecurrentKind::GRU ? 3
+                                               : 4;
+  Value x = n.input(0), w = n.input(1), r = n.input(2);
+  if (N::rankOf(x) != 3)
+    return n.error() << "X must have rank 3", failure();
+  if (layout) {
+    MLC_TRY(t, transpose(n, x, {1, 0, 2}));
+    x = t;
+  }
+  ArrayRef<int64_t> xs = N::shapeOf(x);
+  int64_t seq = xs[0], batch = xs[1], in = xs[2], gh = gates * hidden;
+  if (N::shapeOf(w) != ArrayRef<int64_t>{dirs, gh, in} ||
+      N::shapeOf(r) != ArrayRef<int64_t>{dirs, gh, hidden})
+    return n.error() << "W or R has the wrong shape for hidden_size " << hidden,
+           failure();
+  Type elt = N::elementTypeOf(x);
+  // Sequence lengths: a mask per step (forward only when they vary).
+  Value lens = n.hasInput(4) ? n.input(4) : Value();
+  if (lens) {
+    if (auto c = n.tryConstant(lens)) {
+      MLC_TRY(v, n.constantInts(4, "sequence_lens"));
+      if (llvm::all_of(v, [&](int64_t l) { return l == seq; }))
+        lens = Value();
+    }
+  }
+  if (lens && direction != "forward")
+    return n.unsupported("sequence_lens with direction '" + direction + "'");
+  Value lens64;
+  if (lens) {
+    MLC_TRY(l, castTo(n, lens, n.b.getI64Type()));
+    MLC_TRY(l2, reshape(n, l, {batch, 1}));
+    lens64 = l2;
+  }
+  auto zeros = [&](ArrayRef<int64_t> shape) {
+    return n.constant(RankedTensorType::get(shape, elt),
+                      SmallVector<double>(product(shape), 0.0));
+  };
+  auto take = [&](Value v, int64_t axis, int64_t k,
+                  int64_t size) -> FailureOr<Value> {
+    return sliceAxis(n, v, axis, k * size, (k + 1) * size);
+  };
+  // Drops the leading unit dim of a [1, ...] slice.
+  auto squeeze0 = [&](Value v) {
+    return reshape(n, v, N::shapeOf(v).drop_front());
+  };
+
+  SmallVector<Value> ys(dirs), yh(dirs), yc(dirs);
+  SmallVector<SmallVector<Value>> steps(dirs);
+  for (int64_t d = 0; d < dirs; ++d) {
+    MLC_TRY(wd0, take(w, 0, d, 1));
+    MLC_TRY(wd, squeeze0(wd0));
+    MLC_TRY(rd0, take(r, 0, d, 1));
+    MLC_TRY(rd, squeeze0(rd0));
+    MLC_TRY(wt, transpose(n, wd, {1, 0}));
+    MLC_TRY(rt, transpose(n, rd, {1, 0}));
+    // Input projections of all steps at once: [seq * batch, gh].
+    MLC_TRY(x2, reshape(n, x, {seq * batch, in}));
+    MLC_TRY(xw2, binary(n, "matmul", x2, wt));
+    Value xw = xw2, rb;
+    if (n.hasInput(3)) {
+      MLC_TRY(bd0, take(n.input(3), 0, d, 1));
+      MLC_TRY(bd, squeeze0(bd0));
+      MLC_TRY(wb, take(bd, 0, 0, gh));
+      MLC_TRY(rbb, take(bd, 0, 1, gh));
+      rb = rbb;
+      if (kind == RecurrentKind::GRU && lbr) {
+        // The hidden gate's recurrent bias goes inside r * (...).
+        MLC_TRY(xb, binary(n, "add", xw, wb));
+        xw = xb;
+      } else {
+        MLC_TRY(sum, binary(n, "add", wb, rbb));
+        MLC_TRY(xb, binary(n, "add", xw, sum));
+        xw = xb;
+        rb = Value();
+      }
+    }
+    MLC_TRY(xw3, reshape(n, xw, {seq, batch, gh}));
+    Value h, c;
+    if (n.hasInput(5)) {
+      MLC_TRY(h0, take(n.input(5), 0, d, 1));
+      MLC_TRY(h1, squeeze0(h0));
+      h = h1;
+    } else {
+      h = zeros({batch, hidden});
+    }
+    if (kind == RecurrentKind::LSTM) {
+      if (n.hasInput(6)) {
+        MLC_TRY(c0, take(n.input(6), 0, d, 1));
+        MLC_TRY(c1, squeeze0(c0));
+        c = c1;
+      } else {
+        c = zeros({batch, hidden});
+      }
+    }
+    Value peep;
+    if (kind == RecurrentKind::LSTM && n.hasInput(7)) {
+      MLC_TRY(p0, take(n.input(7), 0, d, 1));
+      MLC_TRY(p1, squeeze0(p0));
+      peep = p1;
+    }
+    bool reverse = direction == "reverse" || d == 1;
+    steps[d].assign(seq, Value());
+    for (int64_t k = 0; k < seq; ++k) {
+      int64_t t = reverse ? seq - 1 - k : k;
+      MLC_TRY(xt0, take(xw3, 0, t, 1));
+      MLC_TRY(xt, squeeze0(xt0));
+      MLC_TRY(hr, binary(n, "matmul", h, rt));
+      auto gate = [&](Value v, int64_t g) { return take(v, 1, g, hidden); };
+      Value hNew, cNew;
+      if (kind == RecurrentKind::RNN) {
+        MLC_TRY(a, binary(n, "add", xt, hr));
+        MLC_TRY(hn, unary(n, "tanh", a));
+        hNew = hn;
+      } else if (kind == RecurrentKind::GRU) {
+        MLC_TRY(xz, gate(xt, 0));
+        MLC_TRY(xr, gate(xt, 1));
+        MLC_TRY(xh, gate(xt, 2));
+        MLC_TRY(hz, gate(hr, 0));
+        MLC_TRY(hrr, gate(hr, 1));
+        Value rbz, rbr, rbh;
+        if (rb) {
+          MLC_TRY(a, take(rb, 0, 0, hidden));
+          MLC_TRY(b2, take(rb, 0, 1, hidden));
+          MLC_TRY(c2, take(rb, 0, 2, hidden));
+          rbz = a;
+          rbr = b2;
+          rbh = c2;
+        }
+        auto plus = [&](Value a, Value b) -> FailureOr<Value> {
+          return b ? binary(n, "add", a, b) : FailureOr<Value>(a);
+        };
+        MLC_TRY(za, binary(n, "add", xz, hz));
+        MLC_TRY(zb, plus(za, rbz));
+        MLC_TRY(z, unary(n, "sigmoid", zb));
+        MLC_TRY(ra, binary(n, "add", xr, hrr));
+        MLC_TRY(rbv, plus(ra, rbr));
+        MLC_TRY(rg, unary(n, "sigmoid", rbv));
+        Value pre;
+        if (lbr) {
+          MLC_TRY(hh, gate(hr, 2));
+          MLC_TRY(hhb, plus(hh, rbh));
+          MLC_TRY(rh, binary(n, "mul", rg, hhb));
+          MLC_TRY(p, binary(n, "add", xh, rh));
+          pre = p;
+        } else {
+          MLC_TRY(rh, binary(n, "mul", rg, h));
+          MLC_TRY(rhr, take(rt, 1, 2, hidden));
+          MLC_TRY(m, binary(n, "matmul", rh, rhr));
+          MLC_TRY(p, binary(n, "add", xh, m));
+          pre = p;
+        }
+        MLC_TRY(ht, unary(n, "tanh", pre));
+        // (1 - z) * ht + z * h = ht + z * (h - ht)
+        MLC_TRY(dh, binary(n, "sub", h, ht));
+        MLC_TRY(zdh, binary(n, "mul", z, dh));
+        MLC_TRY(hn, binary(n, "add", ht, zdh));
+        hNew = hn;
+      } else {
+        MLC_TRY(a, binary(n, "add", xt, hr));
+        MLC_TRY(gi0, gate(a, 0));
+        MLC_TRY(go0, gate(a, 1));
+        MLC_TRY(gf0, gate(a, 2));
+        MLC_TRY(gc0, gate(a, 3));
+        Value gi = gi0, gf = gf0, go = go0;
+        if (peep) {
+          MLC_TRY(pi, take(peep, 0, 0, hidden));
+          MLC_TRY(po, take(peep, 0, 1, hidden));
+          MLC_TRY(pf, take(peep, 0, 2, hidden));
+          MLC_TRY(pic, binary(n, "mul", pi, c));
+          MLC_TRY(pfc, binary(n, "mul", pf, c));
+          MLC_TRY(gi1, binary(n, "add", gi, pic));
+          MLC_TRY(gf1, binary(n, "add", gf, pfc));
+          gi = gi1;
+          gf = gf1;
+          peep = po; // the output gate's peephole uses the new cell
+        }
+        MLC_TRY(i, unary(n, "sigmoid", gi));
+        MLC_TRY(f, unary(n, "sigmoid", gf));
+        MLC_TRY(cc, unary(n, "tanh", gc0));
+        MLC_TRY(fc, binary(n, "mul", f, c));
+        MLC_TRY(ic, binary(n, "mul", i, cc));
+        MLC_TRY(cn, binary(n, "add", fc, ic));
+        cNew = cn;
+        if (peep) {
+          MLC_TRY(poc, binary(n, "mul", peep, cNew));
+          MLC_TRY(go1, binary(n, "add", go, poc));
+          go = go1;
+        }
+        MLC_TRY(o, unary(n, "sigmoid", go));
+        MLC_TRY(tc, unary(n, "tanh", cNew));
+        MLC_TRY(hn, binary(n, "mul", o, tc));
+        hNew = hn;
+        if (n.hasInput(7)) {
+          MLC_TRY(p0, take(n.input(7), 0, d, 1));
+          MLC_TRY(p1, squeeze0(p0));
+          peep = p1;
+        }
+      }
+      Value yt = hNew;
+      if (lens64) {
+        // Past a sequence's end: the state stays, the output is zero.
+        Value tk = n.i64Constant({t}, {});
+        MLC_TRY(live, compare(n, "lt", tk, lens64));
+        MLC_TRY(hk, select(n, live, hNew, h));
+        MLC_TRY(yk, select(n, live, hNew, n.scalarLike(hNew, 0)));
+        hNew = hk;
+        yt = yk;
+        if (cNew) {
+          MLC_TRY(ck, select(n, live, cNew, c));
+          cNew = ck;
+        }
+      }
+      h = hNew;
+      if (cNew)
+        c = cNew;
+      steps[d][t] = yt;
+    }
+    yh[d] = h;
+    yc[d] = c;
+  }
+  // Y: [seq, dirs, batch, hidden] (layout 1: [batch, seq, dirs, hidden]).
+  if (n.wantsOutput(0)) {
+    SmallVector<Value> perStep;
+    for (int64_t t = 0; t < seq; ++t) {
+      SmallVector<Value> perDir;
+      for (int64_t d = 0; d < dirs; ++d) {
+        MLC_TRY(v, reshape(n, steps[d][t], {1, 1, batch, hidden}));
+        perDir.push_back(v);
+      }
+      MLC_TRY(cd, concat(n, perDir, 1));
+      perStep.push_back(cd);
+    }
+    MLC_TRY(y, concat(n, perStep, 0));
+    if (layout) {
+      MLC_TRY(yt, transpose(n, y, {2, 0, 1, 3}));
+      y = yt;
+    }
+    n.setOutput(0, y);
+  }
+  auto stackState = [&](ArrayRef<Value> states) -> FailureOr<Value> {
+    SmallVector<Value> parts;
+    for (Value v : states) {
+      MLC_TRY(p, reshape(n, v, {1, batch, hidden}));
+      parts.push_back(p);
+    }
+    MLC_TRY(st, concat(n, parts, 0));
+    if (layout)
+      return transpose(n, st, {1, 0, 2});
+    return st;
+  };
+  if (n.wantsOutput(1)) {
+    MLC_TRY(v, stackState(yh));
+    n.setOutput(1, v);
+  }
+  if (kind == RecurrentKind::LSTM && n.wantsOutput(2)) {
+    MLC_TRY(v, stackState(yc));
+    n.setOutput(2, v);
+  }
+  return success();
+}
+LogicalResult convertRNN(N &n) {
+  return convertRecurrent(n, RecurrentKind::RNN);
+}
+LogicalResult convertGRU(N &n) {
+  return convertRecurrent(n, RecurrentKind::GRU);
+}
+LogicalResult convertLSTM(N &n) {
+  return convertRecurrent(n, RecurrentKind::LSTM);
+}
+
+constexpr int64_t kMax = kMaxONNXOpset;
+
+const OpConverter kConverters[] = {
+    {"RNN", 7, kMax, 3,
+     "activation_alpha,activation_beta,activations,clip,direction,"
+     "hidden_size,layout",
+     convertRNN, "unrolled; default activations; no clip"},
+    {"GRU", 7, kMax, 3,
+     "activation_alpha,activation_beta,activations,clip,direction,"
+     "hidden_size,layout,linear_before_reset",
+     convertGRU, "unrolled; default activations; no clip"},
+    {"LSTM", 7, kMax, 3,
+     "activation_alpha,activation_beta,activations,clip,direction,"
+     "hidden_size,input_forget,layout",
+     convertLSTM, "unrolled; default activations; no clip or input_forget"},
+};
+
+} // namespace
+
+ArrayRef<OpConverter> getRecurrentConverters() { return kConverters; }
+
+} // namespace mlc::frontend
