@@ -29,8 +29,30 @@ config.substitutions.append(
 config.substitutions.append(("%models", os.path.join(config.mlc_src_root, "models")))
 
 tools = ["mlc-opt", "mlc-compile", "mlc-run", "mlc-runtime-tests",
-         "mlc-npy-tests", "mlc-frontend-tests", "mlc-compiler-tests"]
+         "mlc-npy-tests", "mlc-frontend-tests", "mlc-compiler-tests",
+         "mlc-onnx-tests"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
+
+# Python packages some tests need (scripts/install-deps.sh --test installs
+# them): onnx (python3-onnx) builds ONNX models, torch (python3-torch,
+# python3-torchvision, python3-onnx) exports them from PyTorch.
+import subprocess
+
+
+def _python_imports(modules):
+    try:
+        return subprocess.run(
+            [python, "-c", "import " + ", ".join(modules)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            timeout=120).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if _python_imports(["onnx"]):
+    config.available_features.add("onnx")
+    if _python_imports(["torch", "torchvision"]):
+        config.available_features.add("torch")
 
 # Python can only load a sanitized model.so with the sanitizer runtime
 # preloaded; the Python binding tests are skipped in that configuration.
