@@ -163,7 +163,23 @@ def make_recurrent():
     return Recurrent(), (2, 7, 6)
 
 
+def make_mobilenet_v2():
+    import torchvision
+    model = torchvision.models.mobilenet_v2()
+    randomize_batch_norms(model, torch.Generator().manual_seed(3))
+    return model, (1, 3, 224, 224)
+
+
+def make_encoder_layer():
+    """PyTorch's own TransformerEncoderLayer, exported at opset 17, where
+    LayerNormalization is one ONNX operator."""
+    return nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0,
+                                      batch_first=True), (2, 16, 64)
+
+
 MODELS = {
+    "mobilenet_v2": make_mobilenet_v2,
+    "encoder_layer": make_encoder_layer,
     "recurrent": make_recurrent,
     "resnet18": make_resnet18,
     "transformer_block": make_transformer_block,
@@ -181,20 +197,26 @@ REQUIRED_OPS = {
                   "GlobalAveragePool", "Flatten", "Gemm"},
     "mlp_shape_chain": {"Shape", "Gather", "Unsqueeze", "Concat", "Reshape"},
     "recurrent": {"LSTM", "GRU", "RNN"},
+    "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",
+                     "GlobalAveragePool", "Gemm"},
+    "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},
 }
+
+# Models exported at another opset than OPSET.
+OPSETS = {"encoder_layer": 17}
 
 
 # ---------------------------------------------------------------------------
 # Export
 # ---------------------------------------------------------------------------
 
-def export(model, x, fold, dynamic_batch=False):
+def export(model, x, fold, dynamic_batch=False, opset=OPSET):
     """TrainingMode.PRESERVE on an eval-mode model: exported for inference,
     but without the exporter's own Conv+BatchNormalization fusion (EVAL
     does it), so BatchNormalization nodes reach the importer."""
     buf = io.BytesIO()
     dynamic_axes = {"x": {0: "N"}, "y": {0: "N"}} if dynamic_batch else None
-    torch.onnx.export(model, (x,), buf, opset_version=OPSET,
+    torch.onnx.export(model, (x,), buf, opset_version=opset,
                       do_constant_folding=fold, input_names=["x"],
                       output_names=["y"], dynamic_axes=dynamic_axes,
                       training=torch.onnx.TrainingMode.PRESERVE)
@@ -226,17 +248,18 @@ def generate(name, outdir):
     with torch.no_grad():
         expected = model(x).numpy().astype(np.float32)
 
-    proto = export(model, x, fold=True)
+    opset = OPSETS.get(name, OPSET)
+    proto = export(model, x, fold=True, opset=opset)
     if not REQUIRED_OPS[name] <= op_types(proto):
         # Constant folding may turn the shape chain into a constant; export
         # that model unfolded.
-        proto = export(model, x, fold=False)
+        proto = export(model, x, fold=False, opset=opset)
     if not REQUIRED_OPS[name] <= op_types(proto):
         # With a static input shape, torch's ONNX shape inference still
         # turns x.size(0) into a constant: trace with a dynamic batch (which
         # keeps Shape -> Gather) and pin the batch size afterwards.
-        proto = pin_batch(export(model, x, fold=True, dynamic_batch=True),
-                          shape[0])
+        proto = pin_batch(export(model, x, fold=True, dynamic_batch=True,
+                                 opset=opset), shape[0])
     missing = REQUIRED_OPS[name] - op_types(proto)
     if missing:
         sys.exit("gen_torch_models.py: %s: export lacks %s (has %s)" %
@@ -257,7 +280,7 @@ def generate(name, outdir):
     np.save(base + ".output.npy", expected)
     print("%s: %s -> %s, %d nodes, opset %d" %
           (name, list(shape), list(expected.shape), len(proto.graph.node),
-           OPSET))
+           opset))
 
 
 def main():
