@@ -173,20 +173,23 @@ LogicalResult convertClip(N &n) {
   return success();
 }
 
-/// select(x < 0, f(x), x) style activations.
+/// Sets output 0 to select(x < 0, fx, x): the leaky activations.
+LogicalResult outNegativeBranch(N &n, Value x, FailureOr<Value> fx) {
+  if (failed(fx))
+    return failure();
+  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
+  return out(n, select(n, neg, *fx, x));
+}
+
 LogicalResult convertLeakyRelu(N &n) {
   MLC_TRY(alpha, n.getFloat("alpha", 0.01f));
   Value x = n.input(0);
-  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
-  MLC_TRY(ax, scale(n, x, alpha));
-  return out(n, select(n, neg, ax, x));
+  return outNegativeBranch(n, x, scale(n, x, alpha));
 }
 
 LogicalResult convertPRelu(N &n) {
-  Value x = n.input(0), slope = n.input(1);
-  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
-  MLC_TRY(ax, binary(n, "mul", x, slope));
-  return out(n, select(n, neg, ax, x));
+  Value x = n.input(0);
+  return outNegativeBranch(n, x, binary(n, "mul", x, n.input(1)));
 }
 
 LogicalResult convertThresholdedRelu(N &n) {
@@ -206,9 +209,7 @@ FailureOr<Value> expm1Scaled(N &n, Value x, double alpha) {
 LogicalResult convertElu(N &n) {
   MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
   Value x = n.input(0);
-  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
-  MLC_TRY(e, expm1Scaled(n, x, alpha));
-  return out(n, select(n, neg, e, x));
+  return outNegativeBranch(n, x, expm1Scaled(n, x, alpha));
 }
 
 LogicalResult convertSelu(N &n) {
