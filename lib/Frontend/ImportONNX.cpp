@@ -65,13 +65,27 @@ Type onnxElementType(MLIRContext *ctx, int64_t onnxType) {
 
 namespace {
 
-/// Element types graph tensors support (every type elementTypeFor maps;
-/// unsigned integers and strings have no graph type).
-bool isGraphElementType(Type t) { return static_cast<bool>(t); }
-
 ElementsAttr tensorToAttr(RankedTensorType type, const onnx::Tensor &t) {
   return makeWeightAttr(type, ArrayRef<char>(t.data.data(), t.data.size()),
                         t.name);
+}
+
+/// "[1, N, 3]": declared dims, symbolic ones by name.
+std::string dimsString(ArrayRef<Dim> dims) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(dims))
+    s += (i ? ", " : "") + (d.value >= 0 ? std::to_string(d.value) : d.param);
+  return s + "]";
+}
+
+/// Whether `shape` has the declared rank and every static declared dim.
+bool matchesDims(ArrayRef<Dim> dims, ArrayRef<int64_t> shape) {
+  if (dims.size() != shape.size())
+    return false;
+  for (auto [d, v] : llvm::zip(dims, shape))
+    if (d.value >= 0 && d.value != v)
+      return false;
+  return true;
 }
 
 std::string shapeString(ArrayRef<int64_t> shape) {
@@ -130,7 +144,6 @@ private:
   llvm::StringMap<Value> values;
   DenseMap<Value, graph::HostTensor> constants;
   func::FuncOp func;
-  llvm::StringMap<const OpConverter *> converterCache;
 };
 
 std::optional<graph::HostTensor> ONNXGraphImporter::tryConstant(Value v) {
@@ -186,7 +199,7 @@ FailureOr<RankedTensorType> ONNXGraphImporter::tensorType(const onnx::Tensor &t,
                                                           Location loc,
                                                           const Twine &what) {
   Type elt = onnxElementType(ctx, t.dataType);
-  if (!elt || !isGraphElementType(elt)) {
+  if (!elt) {
     emitError(loc) << "unsupported dtype " << onnx::dataTypeName(t.dataType)
                    << " for " << what;
     return failure();
@@ -210,17 +223,10 @@ FailureOr<Value> ONNXGraphImporter::bindTensor(const std::string &name,
     return emitError(loc) << "is declared " << onnx::dataTypeName(dataType)
                           << " but '" << file << "' holds "
                           << onnx::dataTypeName(t.dataType);
-  bool mismatch = !dims.empty() && dims.size() != t.dims.size();
-  for (size_t i = 0; !mismatch && i < dims.size(); ++i)
-    mismatch = dims[i].value >= 0 && dims[i].value != t.dims[i];
-  if (mismatch) {
-    std::string declared = "[";
-    for (auto [i, d] : llvm::enumerate(dims))
-      declared +=
-          (i ? ", " : "") + (d.value >= 0 ? std::to_string(d.value) : d.param);
-    return emitError(loc) << "is declared with shape " << declared << "] but '"
-                          << file << "' holds " << shapeString(t.dims);
-  }
+  if (!dims.empty() && !matchesDims(dims, t.dims))
+    return emitError(loc) << "is declared with shape " << dimsString(dims)
+                          << " but '" << file << "' holds "
+                          << shapeString(t.dims);
   auto type = tensorType(t, loc, "'" + name + "'");
   if (failed(type))
     return failure();
@@ -251,7 +257,7 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
              << "is not a tensor (sequence, map and optional inputs are not "
                 "supported)";
     Type elt = onnxElementType(ctx, in.dataType);
-    if (!elt || !isGraphElementType(elt))
+    if (!elt)
       return emitError(loc)
              << "has unsupported dtype " << onnx::dataTypeName(in.dataType);
     SmallVector<int64_t> shape;
@@ -304,19 +310,20 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
     argTypes.push_back(RankedTensorType::get(shape, elt));
     argNames.push_back(in.name);
   }
+  auto isInput = [&](const std::string &name) {
+    return llvm::any_of(model.inputs, [&](const onnx::ValueInfo &in) {
+      return in.name == name;
+    });
+  };
   for (const auto &kv : options.bindings)
-    if (!llvm::any_of(
-            model.inputs,
-            [&](const onnx::ValueInfo &in) { return in.name == kv.first; }) &&
+    if (!isInput(kv.first) &&
         !llvm::any_of(model.initializers, [&](const onnx::Tensor &t) {
           return t.name == kv.first;
         }))
       return emitError(namedLoc("--bind " + kv.first))
              << "the model has no graph input named '" << kv.first << "'";
   for (const auto &kv : options.inputShapes)
-    if (!llvm::any_of(model.inputs, [&](const onnx::ValueInfo &in) {
-          return in.name == kv.first;
-        }))
+    if (!isInput(kv.first))
       return emitError(namedLoc("--input-shape " + kv.first))
              << "the model has no graph input named '" << kv.first << "'";
   return success();
@@ -547,17 +554,9 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
       }
     }
     if (out.isTensor && out.hasShape) {
-      bool mismatch = out.dims.size() != size_t(type.getRank());
-      for (size_t i = 0; !mismatch && i < out.dims.size(); ++i)
-        mismatch =
-            out.dims[i].value >= 0 && out.dims[i].value != type.getDimSize(i);
-      if (mismatch) {
-        std::string declared = "[";
-        for (auto [i, d] : llvm::enumerate(out.dims))
-          declared += (i ? ", " : "") +
-                      (d.value >= 0 ? std::to_string(d.value) : d.param);
-        emitError(loc) << "is declared with shape " << declared
-                       << "] but computes " << shapeString(type.getShape());
+      if (!matchesDims(out.dims, type.getShape())) {
+        emitError(loc) << "is declared with shape " << dimsString(out.dims)
+                       << " but computes " << shapeString(type.getShape());
         return nullptr;
       }
     }
@@ -795,30 +794,40 @@ FailureOr<graph::HostTensor> NodeContext::constantInput(unsigned i,
   return failure();
 }
 
+/// The elements of a constant as T; nullopt for kinds `allowed` excludes.
+template <typename T>
+static std::optional<SmallVector<T>>
+elementsAs(const graph::HostTensor &t,
+           std::initializer_list<graph::ElementKind> allowed) {
+  if (!llvm::is_contained(allowed, t.getKind()))
+    return std::nullopt;
+  auto convert = [](auto values) {
+    return SmallVector<T>(llvm::map_range(values, [](auto v) { return T(v); }));
+  };
+  switch (t.getKind()) {
+  case graph::ElementKind::F32:
+    return convert(t.values<float>());
+  case graph::ElementKind::I64:
+    return convert(t.values<int64_t>());
+  case graph::ElementKind::I32:
+    return convert(t.values<int32_t>());
+  case graph::ElementKind::I1:
+    return convert(t.values<uint8_t>());
+  }
+  return std::nullopt;
+}
+
 FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i,
                                                           StringRef what) {
   auto t = constantInput(i, what);
   if (failed(t))
     return failure();
-  SmallVector<int64_t> out;
-  switch (t->getKind()) {
-  case graph::ElementKind::I64:
-    for (int64_t v : t->values<int64_t>())
-      out.push_back(v);
-    return out;
-  case graph::ElementKind::I32:
-    for (int32_t v : t->values<int32_t>())
-      out.push_back(v);
-    return out;
-  case graph::ElementKind::I1:
-    for (uint8_t v : t->values<uint8_t>())
-      out.push_back(v);
-    return out;
-  default:
-    error() << "input #" << i << " (" << what
-            << ") must be int64, int32 or bool";
-    return failure();
-  }
+  using graph::ElementKind;
+  if (auto v = elementsAs<int64_t>(
+          *t, {ElementKind::I64, ElementKind::I32, ElementKind::I1}))
+    return *v;
+  error() << "input #" << i << " (" << what << ") must be int64, int32 or bool";
+  return failure();
 }
 
 FailureOr<SmallVector<double>> NodeContext::constantFloats(unsigned i,
@@ -826,24 +835,12 @@ FailureOr<SmallVector<double>> NodeContext::constantFloats(unsigned i,
   auto t = constantInput(i, what);
   if (failed(t))
     return failure();
-  SmallVector<double> out;
-  switch (t->getKind()) {
-  case graph::ElementKind::F32:
-    for (float v : t->values<float>())
-      out.push_back(v);
-    return out;
-  case graph::ElementKind::I64:
-    for (int64_t v : t->values<int64_t>())
-      out.push_back(double(v));
-    return out;
-  case graph::ElementKind::I32:
-    for (int32_t v : t->values<int32_t>())
-      out.push_back(double(v));
-    return out;
-  default:
-    error() << "input #" << i << " (" << what << ") must be numeric";
-    return failure();
-  }
+  using graph::ElementKind;
+  if (auto v = elementsAs<double>(
+          *t, {ElementKind::F32, ElementKind::I64, ElementKind::I32}))
+    return *v;
+  error() << "input #" << i << " (" << what << ") must be numeric";
+  return failure();
 }
 
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,

@@ -108,14 +108,27 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
   auto squeeze0 = [&](Value v) {
     return reshape(n, v, N::shapeOf(v).drop_front());
   };
+  // Direction d's part of a [dirs, ...] operand.
+  auto forDirection = [&](Value v, int64_t d) -> FailureOr<Value> {
+    MLC_TRY(part, take(v, 0, d, 1));
+    return squeeze0(part);
+  };
+  // Input i for direction d, or zeros [batch, hidden] when omitted.
+  auto initialState = [&](unsigned i, int64_t d) -> FailureOr<Value> {
+    if (!n.hasInput(i))
+      return zeros({batch, hidden});
+    return forDirection(n.input(i), d);
+  };
+  auto plus = [&](Value a, Value b) -> FailureOr<Value> {
+    return b ? binary(n, "add", a, b) : FailureOr<Value>(a);
+  };
+  auto gate = [&](Value v, int64_t g) { return take(v, 1, g, hidden); };
 
-  SmallVector<Value> ys(dirs), yh(dirs), yc(dirs);
+  SmallVector<Value> yh(dirs), yc(dirs);
   SmallVector<SmallVector<Value>> steps(dirs);
   for (int64_t d = 0; d < dirs; ++d) {
-    MLC_TRY(wd0, take(w, 0, d, 1));
-    MLC_TRY(wd, squeeze0(wd0));
-    MLC_TRY(rd0, take(r, 0, d, 1));
-    MLC_TRY(rd, squeeze0(rd0));
+    MLC_TRY(wd, forDirection(w, d));
+    MLC_TRY(rd, forDirection(r, d));
     MLC_TRY(wt, transpose(n, wd, {1, 0}));
     MLC_TRY(rt, transpose(n, rd, {1, 0}));
     // Input projections of all steps at once: [seq * batch, gh].
@@ -123,8 +136,7 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
     MLC_TRY(xw2, binary(n, "matmul", x2, wt));
     Value xw = xw2, rb;
     if (n.hasInput(3)) {
-      MLC_TRY(bd0, take(n.input(3), 0, d, 1));
-      MLC_TRY(bd, squeeze0(bd0));
+      MLC_TRY(bd, forDirection(n.input(3), d));
       MLC_TRY(wb, take(bd, 0, 0, gh));
       MLC_TRY(rbb, take(bd, 0, 1, gh));
       rb = rbb;
@@ -140,28 +152,40 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
       }
     }
     MLC_TRY(xw3, reshape(n, xw, {seq, batch, gh}));
-    Value h, c;
-    if (n.hasInput(5)) {
-      MLC_TRY(h0, take(n.input(5), 0, d, 1));
-      MLC_TRY(h1, squeeze0(h0));
-      h = h1;
-    } else {
-      h = zeros({batch, hidden});
-    }
+    MLC_TRY(h0, initialState(5, d));
+    Value h = h0, c;
     if (kind == RecurrentKind::LSTM) {
-      if (n.hasInput(6)) {
-        MLC_TRY(c0, take(n.input(6), 0, d, 1));
-        MLC_TRY(c1, squeeze0(c0));
-        c = c1;
-      } else {
-        c = zeros({batch, hidden});
+      MLC_TRY(c0, initialState(6, d));
+      c = c0;
+    }
+    // Loop-invariant pieces. GRU without linear_before_reset multiplies
+    // r * h by the hidden gate's weights itself, so h @ R^T needs only the
+    // z and r columns.
+    Value recurrent = rt, rh, rbz, rbr, rbh, pi, po, pf;
+    if (kind == RecurrentKind::GRU) {
+      if (!lbr) {
+        MLC_TRY(zr, sliceAxis(n, rt, 1, 0, 2 * hidden));
+        MLC_TRY(hgate, take(rt, 1, 2, hidden));
+        recurrent = zr;
+        rh = hgate;
+      }
+      if (rb) {
+        MLC_TRY(bz, take(rb, 0, 0, hidden));
+        MLC_TRY(br, take(rb, 0, 1, hidden));
+        MLC_TRY(bh, take(rb, 0, 2, hidden));
+        rbz = bz;
+        rbr = br;
+        rbh = bh;
       }
     }
-    Value peep;
     if (kind == RecurrentKind::LSTM && n.hasInput(7)) {
-      MLC_TRY(p0, take(n.input(7), 0, d, 1));
-      MLC_TRY(p1, squeeze0(p0));
-      peep = p1;
+      MLC_TRY(p, forDirection(n.input(7), d));
+      MLC_TRY(pi0, take(p, 0, 0, hidden));
+      MLC_TRY(po0, take(p, 0, 1, hidden));
+      MLC_TRY(pf0, take(p, 0, 2, hidden));
+      pi = pi0;
+      po = po0;
+      pf = pf0;
     }
     bool reverse = direction == "reverse" || d == 1;
     steps[d].assign(seq, Value());
@@ -169,8 +193,7 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
       int64_t t = reverse ? seq - 1 - k : k;
       MLC_TRY(xt0, take(xw3, 0, t, 1));
       MLC_TRY(xt, squeeze0(xt0));
-      MLC_TRY(hr, binary(n, "matmul", h, rt));
-      auto gate = [&](Value v, int64_t g) { return take(v, 1, g, hidden); };
+      MLC_TRY(hr, binary(n, "matmul", h, recurrent));
       Value hNew, cNew;
       if (kind == RecurrentKind::RNN) {
         MLC_TRY(a, binary(n, "add", xt, hr));
@@ -182,18 +205,6 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         MLC_TRY(xh, gate(xt, 2));
         MLC_TRY(hz, gate(hr, 0));
         MLC_TRY(hrr, gate(hr, 1));
-        Value rbz, rbr, rbh;
-        if (rb) {
-          MLC_TRY(a, take(rb, 0, 0, hidden));
-          MLC_TRY(b2, take(rb, 0, 1, hidden));
-          MLC_TRY(c2, take(rb, 0, 2, hidden));
-          rbz = a;
-          rbr = b2;
-          rbh = c2;
-        }
-        auto plus = [&](Value a, Value b) -> FailureOr<Value> {
-          return b ? binary(n, "add", a, b) : FailureOr<Value>(a);
-        };
         MLC_TRY(za, binary(n, "add", xz, hz));
         MLC_TRY(zb, plus(za, rbz));
         MLC_TRY(z, unary(n, "sigmoid", zb));
@@ -204,13 +215,12 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         if (lbr) {
           MLC_TRY(hh, gate(hr, 2));
           MLC_TRY(hhb, plus(hh, rbh));
-          MLC_TRY(rh, binary(n, "mul", rg, hhb));
-          MLC_TRY(p, binary(n, "add", xh, rh));
+          MLC_TRY(rhh, binary(n, "mul", rg, hhb));
+          MLC_TRY(p, binary(n, "add", xh, rhh));
           pre = p;
         } else {
-          MLC_TRY(rh, binary(n, "mul", rg, h));
-          MLC_TRY(rhr, take(rt, 1, 2, hidden));
-          MLC_TRY(m, binary(n, "matmul", rh, rhr));
+          MLC_TRY(rgh, binary(n, "mul", rg, h));
+          MLC_TRY(m, binary(n, "matmul", rgh, rh));
           MLC_TRY(p, binary(n, "add", xh, m));
           pre = p;
         }
@@ -227,17 +237,15 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         MLC_TRY(gf0, gate(a, 2));
         MLC_TRY(gc0, gate(a, 3));
         Value gi = gi0, gf = gf0, go = go0;
-        if (peep) {
-          MLC_TRY(pi, take(peep, 0, 0, hidden));
-          MLC_TRY(po, take(peep, 0, 1, hidden));
-          MLC_TRY(pf, take(peep, 0, 2, hidden));
+        if (pi) {
+          // Input and forget gates peek at the old cell, the output gate
+          // at the new one.
           MLC_TRY(pic, binary(n, "mul", pi, c));
           MLC_TRY(pfc, binary(n, "mul", pf, c));
           MLC_TRY(gi1, binary(n, "add", gi, pic));
           MLC_TRY(gf1, binary(n, "add", gf, pfc));
           gi = gi1;
           gf = gf1;
-          peep = po; // the output gate's peephole uses the new cell
         }
         MLC_TRY(i, unary(n, "sigmoid", gi));
         MLC_TRY(f, unary(n, "sigmoid", gf));
@@ -246,8 +254,8 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         MLC_TRY(ic, binary(n, "mul", i, cc));
         MLC_TRY(cn, binary(n, "add", fc, ic));
         cNew = cn;
-        if (peep) {
-          MLC_TRY(poc, binary(n, "mul", peep, cNew));
+        if (po) {
+          MLC_TRY(poc, binary(n, "mul", po, cNew));
           MLC_TRY(go1, binary(n, "add", go, poc));
           go = go1;
         }
@@ -255,11 +263,6 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         MLC_TRY(tc, unary(n, "tanh", cNew));
         MLC_TRY(hn, binary(n, "mul", o, tc));
         hNew = hn;
-        if (n.hasInput(7)) {
-          MLC_TRY(p0, take(n.input(7), 0, d, 1));
-          MLC_TRY(p1, squeeze0(p0));
-          peep = p1;
-        }
       }
       Value yt = hNew;
       if (lens64) {

@@ -148,17 +148,25 @@ def pb_tensor_name(path):
     return ""
 
 
-def graph_input_names(test_dir, set0):
-    """Names of the graph inputs that are not initializers, in order: from
-    model.onnx with the onnx package, else from data set 0's TensorProtos."""
+def model_graph_inputs(test_dir):
+    """model.onnx's graph inputs that are not initializers, in order; None
+    without the onnx package or when model.onnx does not parse (then
+    mlc-compile has the say)."""
     try:
         import onnx
         model = onnx.load(os.path.join(test_dir, "model.onnx"),
                           load_external_data=False)
-        inits = {i.name for i in model.graph.initializer}
-        return [i.name for i in model.graph.input if i.name not in inits]
     except Exception:
-        pass
+        return None
+    inits = {i.name for i in model.graph.initializer}
+    return [i for i in model.graph.input if i.name not in inits]
+
+
+def graph_input_names(inputs, set0):
+    """Names of the graph inputs that are not initializers, in order: from
+    `inputs` (model_graph_inputs), else from data set 0's TensorProtos."""
+    if inputs is not None:
+        return [i.name for i in inputs]
     names = []
     for f in numbered(set0, "input"):
         try:
@@ -168,19 +176,14 @@ def graph_input_names(test_dir, set0):
     return names
 
 
-def declared_shape_mismatch(test_dir, set0):
+def declared_shape_mismatch(inputs, set0):
     """A message when data set 0 feeds an input a tensor whose dims differ
     from the model's own static declaration (a few ONNX tests do): no
     static-shape compiler can run such a test as given. None otherwise, or
-    when the onnx package is missing."""
-    try:
-        import onnx
-        model = onnx.load(os.path.join(test_dir, "model.onnx"),
-                          load_external_data=False)
-    except Exception:  # no onnx package, or not a model: mlc-compile says
+    when `inputs` (model_graph_inputs) is None."""
+    if inputs is None:
         return None
-    inits = {i.name for i in model.graph.initializer}
-    inputs = [i for i in model.graph.input if i.name not in inits]
+    import onnx
     for k, (v, f) in enumerate(zip(inputs, numbered(set0, "input"))):
         dims = v.type.tensor_type.shape.dim
         if not v.type.HasField("tensor_type") or not all(
@@ -332,7 +335,8 @@ def run_test_inner(res, opts, work_root):
     run_bin = os.path.join(opts.mlc_bin, "mlc-run")
     timeout = opts.timeout
 
-    mismatch = declared_shape_mismatch(test_dir, sets[0])
+    declared_inputs = model_graph_inputs(test_dir)
+    mismatch = declared_shape_mismatch(declared_inputs, sets[0])
     if mismatch:
         return res.set("unsupported", "test data does not match the model",
                        mismatch)
@@ -361,7 +365,7 @@ def run_test_inner(res, opts, work_root):
             line = first_error_line(proc.output)
             return res.set("unsupported", unsupported_reason(line), line)
         if input_names is None:
-            input_names = graph_input_names(test_dir, sets[0])
+            input_names = graph_input_names(declared_inputs, sets[0])
         for n in dict.fromkeys(wanted):
             if n not in input_names:
                 line = first_error_line(proc.output)

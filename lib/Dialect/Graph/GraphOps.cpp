@@ -742,19 +742,16 @@ LogicalResult CumSumOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &results) {
-  return inferArgReduce(ctx, loc, adaptor, results);
-}
-
-LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *ctx,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &results) {
-  return inferArgReduce(ctx, loc, adaptor, results);
-}
+#define GRAPH_ARG_REDUCE_INFER(OP)                                             \
+  LogicalResult OP::inferReturnTypes(MLIRContext *ctx,                         \
+                                     std::optional<Location> loc,              \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &results) {         \
+    return inferArgReduce(ctx, loc, adaptor, results);                         \
+  }
+GRAPH_ARG_REDUCE_INFER(ArgMaxOp)
+GRAPH_ARG_REDUCE_INFER(ArgMinOp)
+#undef GRAPH_ARG_REDUCE_INFER
 
 //===----------------------------------------------------------------------===//
 // Data movement
