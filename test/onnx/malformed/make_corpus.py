@@ -126,6 +126,13 @@ def opset_99():
     return m
 
 
+def no_default_opset():
+    m = relu_model()
+    m.opset_import[0].domain = "ai.onnx.ml"
+    m.opset_import[0].version = 3
+    return m
+
+
 def no_outputs():
     return model([helper.make_node("Relu", ["x"], ["y"], name="r0")],
                  [f32("x", [2, 3])], [])
@@ -207,6 +214,7 @@ CASES = {
     "negative_dim": negative_dim,
     "unknown_op": unknown_op,
     "opset_99": opset_99,
+    "no_default_opset": no_default_opset,
     "no_outputs": no_outputs,
     "constant_no_value": constant_no_value,
     "relu_no_inputs": relu_no_inputs,
