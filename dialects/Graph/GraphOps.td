@@ -3,6 +3,7 @@
 #define MLC_GRAPH_OPS
 
 include "GraphDialect.td"
+include "GraphInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -39,16 +40,18 @@ def Graph_BroadcastingElementwise : NativeOpTrait<"BroadcastingElementwise"> {
   let cppNamespace = "::mlc::graph::traits";
 }
 
-class Graph_UnaryOp<string mnemonic, Type operandType, string desc>
-    : Graph_Op<mnemonic, [Graph_BroadcastingElementwise]> {
+class Graph_UnaryOp<string mnemonic, Type operandType, string desc,
+                    list<Trait> traits = [Graph_HasVJP]>
+    : Graph_Op<mnemonic, !listconcat([Graph_BroadcastingElementwise], traits)> {
   let summary = desc;
   let arguments = (ins operandType:$input);
   let results = (outs operandType:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-class Graph_BinaryOp<string mnemonic, Type operandType, string desc>
-    : Graph_Op<mnemonic, [Graph_BroadcastingElementwise]> {
+class Graph_BinaryOp<string mnemonic, Type operandType, string desc,
+                     list<Trait> traits = [Graph_HasVJP]>
+    : Graph_Op<mnemonic, !listconcat([Graph_BroadcastingElementwise], traits)> {
   let summary = desc # " with numpy broadcasting";
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
@@ -108,8 +111,9 @@ def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "error function">;
 
 // A float function computed by libm: the kernel's math op becomes an LLVM
 // intrinsic or a libm call to `libm`, and the constant folder calls `libm`.
-class Graph_LibmUnaryOp<string mnemonic, string desc, string libm>
-    : Graph_UnaryOp<mnemonic, Graph_FloatTensor, desc> {
+class Graph_LibmUnaryOp<string mnemonic, string desc, string libm,
+                        list<Trait> traits = [Graph_HasVJP]>
+    : Graph_UnaryOp<mnemonic, Graph_FloatTensor, desc, traits> {
   let description = "`result[i] = " # libm # "(input[i])` (C's `" # libm #
                     "`, with its IEEE special values: NaN propagates; "
                     "arguments outside the domain give NaN).";
@@ -129,15 +133,16 @@ def Graph_AcoshOp : Graph_LibmUnaryOp<"acosh", "inverse hyperbolic cosine",
 def Graph_AtanhOp : Graph_LibmUnaryOp<"atanh", "inverse hyperbolic tangent",
                                       "atanhf">;
 def Graph_FloorOp : Graph_LibmUnaryOp<"floor", "round down to an integer",
-                                      "floorf">;
+                                      "floorf", [Graph_NonDifferentiable]>;
 def Graph_CeilOp : Graph_LibmUnaryOp<"ceil", "round up to an integer",
-                                     "ceilf">;
+                                     "ceilf", [Graph_NonDifferentiable]>;
 def Graph_RoundOp : Graph_LibmUnaryOp<"round",
                                       "round to nearest, ties to even",
-                                      "roundevenf">;
+                                      "roundevenf", [Graph_NonDifferentiable]>;
 
 def Graph_SignOp : Graph_UnaryOp<"sign", Graph_NumericTensor,
-                                 "sign: -1, 0 or 1"> {
+                                 "sign: -1, 0 or 1",
+                                 [Graph_NonDifferentiable]> {
   let description = [{
     -1 for negative elements, 1 for positive ones, 0 for zeros (float -0.0
     gives +0.0) and NaN for NaN, as numpy's `sign`. Integers give -1, 0, 1.
@@ -164,20 +169,24 @@ def Graph_ModOp : Graph_Op<"mod", [Graph_BroadcastingElementwise]> {
 }
 
 // Logical ops on bool (i1) tensors.
-def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "logical and">;
-def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "logical or">;
+def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "logical and",
+                                 [Graph_NonDifferentiable]>;
+def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "logical or",
+                                [Graph_NonDifferentiable]>;
 def Graph_XorOp : Graph_BinaryOp<"xor", Graph_BoolTensor,
-                                 "logical exclusive or">;
-def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, "logical negation">;
+                                 "logical exclusive or",
+                                 [Graph_NonDifferentiable]>;
+def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, "logical negation",
+                                [Graph_NonDifferentiable]>;
 
-def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise]> {
+def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise, Graph_HasVJP]> {
   let summary = "GELU: x * Phi(x), exact (erf) or tanh approximation";
   let arguments = (ins Graph_FloatTensor:$input, UnitAttr:$tanh_approximation);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Graph_CompareOp : Graph_Op<"compare", [Graph_BroadcastingElementwise]> {
+def Graph_CompareOp : Graph_Op<"compare", [Graph_BroadcastingElementwise, Graph_NonDifferentiable]> {
   let summary = "elementwise comparison with broadcasting, bool result";
   let arguments = (ins Graph_ComparePredicate:$predicate,
                        Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
@@ -187,7 +196,7 @@ def Graph_CompareOp : Graph_Op<"compare", [Graph_BroadcastingElementwise]> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise]> {
+def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise, Graph_HasVJP]> {
   let summary = "cond ? a : b, elementwise with broadcasting of all three";
   let arguments = (ins Graph_BoolTensor:$condition, Graph_Tensor:$true_value,
                        Graph_Tensor:$false_value);
@@ -197,7 +206,7 @@ def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise]> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise]> {
+def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise, Graph_HasVJP]> {
   let summary = "element type conversion";
   let description = [{
     Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, i1.
@@ -216,7 +225,7 @@ def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise]> {
 // Contractions and windows
 //===----------------------------------------------------------------------===//
 
-def Graph_MatMulOp : Graph_Op<"matmul"> {
+def Graph_MatMulOp : Graph_Op<"matmul", [Graph_HasVJP]> {
   let summary = "batched matrix product, batch dims broadcast";
   let description = [{
     `[..., M, K] x [..., K, N] -> [..., M, N]`; both operands have rank >= 2
@@ -228,7 +237,7 @@ def Graph_MatMulOp : Graph_Op<"matmul"> {
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_Conv2DOp : Graph_Op<"conv2d"> {
+def Graph_Conv2DOp : Graph_Op<"conv2d", [Graph_HasVJP]> {
   let summary = "2-D convolution, NCHW input, OIHW filter, optional bias";
   let description = [{
     `pads` are [top, left, bottom, right]. The filter is
@@ -243,7 +252,8 @@ def Graph_Conv2DOp : Graph_Op<"conv2d"> {
                        "functional-type(operands, results)";
 }
 
-class Graph_Pool2DOp<string mnemonic, string desc> : Graph_Op<mnemonic> {
+class Graph_Pool2DOp<string mnemonic, string desc>
+    : Graph_Op<mnemonic, [Graph_HasVJP]> {
   let summary = desc # " over NCHW windows";
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
@@ -270,7 +280,7 @@ def Graph_GlobalAvgPoolOp : Graph_Pool2DOp<"global_avgpool",
 // Normalization
 //===----------------------------------------------------------------------===//
 
-def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
+def Graph_BatchNormOp : Graph_Op<"batch_norm", [Graph_HasVJP]> {
   let summary = "inference batch normalization over channel axis 1";
   let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
                        Graph_FloatTensor:$bias, Graph_FloatTensor:$mean,
@@ -280,7 +290,7 @@ def Graph_BatchNormOp : Graph_Op<"batch_norm"> {
                        "attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_LayerNormOp : Graph_Op<"layer_norm"> {
+def Graph_LayerNormOp : Graph_Op<"layer_norm", [Graph_HasVJP]> {
   let summary = "layer normalization over dims [axis, rank)";
   let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
                        Graph_FloatTensor:$bias, I64Attr:$axis,
@@ -291,7 +301,7 @@ def Graph_LayerNormOp : Graph_Op<"layer_norm"> {
 }
 
 class Graph_SoftmaxBase<string mnemonic, string desc>
-    : Graph_Op<mnemonic> {
+    : Graph_Op<mnemonic, [Graph_HasVJP]> {
   let summary = desc;
   let arguments = (ins Graph_FloatTensor:$input, I64Attr:$axis);
   let results = (outs Graph_FloatTensor:$result);
@@ -306,7 +316,7 @@ def Graph_LogSoftmaxOp : Graph_SoftmaxBase<"log_softmax",
 //===----------------------------------------------------------------------===//
 
 class Graph_ReduceOp<string mnemonic, Type operandType, string desc>
-    : Graph_Op<mnemonic> {
+    : Graph_Op<mnemonic, [Graph_HasVJP]> {
   let summary = desc # " over the given axes";
   let arguments = (ins operandType:$input, DenseI64ArrayAttr:$axes,
                        BoolAttr:$keepdims);
@@ -333,7 +343,7 @@ def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", Graph_NumericTensor,
   }];
 }
 
-def Graph_CumSumOp : Graph_Op<"cumsum"> {
+def Graph_CumSumOp : Graph_Op<"cumsum", [Graph_HasVJP]> {
   let summary = "cumulative sum along `axis`";
   let description = [{
     `result[..., i, ...]` is the sum of `input[..., j, ...]` over j <= i
@@ -349,7 +359,7 @@ def Graph_CumSumOp : Graph_Op<"cumsum"> {
 }
 
 class Graph_ArgReduceOp<string mnemonic, string extreme, string order>
-    : Graph_Op<mnemonic> {
+    : Graph_Op<mnemonic, [Graph_NonDifferentiable]> {
   let summary = "index of the " # extreme # " along `axis` (i64)";
   let description = "For each position of the other dims, the index along "
     "`axis` (in [0, size)) of the " # extreme # " element. Ties give the "
@@ -369,7 +379,7 @@ def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum", "less than">;
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Graph_ReshapeOp : Graph_Op<"reshape"> {
+def Graph_ReshapeOp : Graph_Op<"reshape", [Graph_HasVJP]> {
   let summary = "reshape to `shape` (same element count, row-major order)";
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
   let results = (outs Graph_Tensor:$result);
@@ -377,7 +387,7 @@ def Graph_ReshapeOp : Graph_Op<"reshape"> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_TransposeOp : Graph_Op<"transpose"> {
+def Graph_TransposeOp : Graph_Op<"transpose", [Graph_HasVJP]> {
   let summary = "permute dimensions: result dim i is input dim perm[i]";
   let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs Graph_Tensor:$result);
@@ -385,7 +395,7 @@ def Graph_TransposeOp : Graph_Op<"transpose"> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_ConcatOp : Graph_Op<"concat"> {
+def Graph_ConcatOp : Graph_Op<"concat", [Graph_HasVJP]> {
   let summary = "concatenation along axis";
   let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
   let results = (outs Graph_Tensor:$result);
@@ -393,7 +403,7 @@ def Graph_ConcatOp : Graph_Op<"concat"> {
       "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_SliceOp : Graph_Op<"slice"> {
+def Graph_SliceOp : Graph_Op<"slice", [Graph_HasVJP]> {
   let summary = "strided slice with normalized, full-rank bounds";
   let description = [{
     For each dim d: elements starts[d], starts[d] + steps[d], ... below
@@ -407,7 +417,7 @@ def Graph_SliceOp : Graph_Op<"slice"> {
   let hasCanonicalizer = 1;
 }
 
-def Graph_GatherOp : Graph_Op<"gather"> {
+def Graph_GatherOp : Graph_Op<"gather", [Graph_HasVJP]> {
   let summary = "take entries of `data` along axis at `indices`";
   let description = [{
     Result shape is `data[:axis] + indices + data[axis+1:]`. Negative indices
@@ -420,7 +430,7 @@ def Graph_GatherOp : Graph_Op<"gather"> {
       "$data `,` $indices attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_BroadcastToOp : Graph_Op<"broadcast_to"> {
+def Graph_BroadcastToOp : Graph_Op<"broadcast_to", [Graph_HasVJP]> {
   let summary = "numpy broadcast of the input with `shape`";
   let description = [{
     The result shape is the numpy broadcast of the input's shape and
@@ -436,7 +446,7 @@ def Graph_BroadcastToOp : Graph_Op<"broadcast_to"> {
   let hasFolder = 1;
 }
 
-def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
+def Graph_GatherElementsOp : Graph_Op<"gather_elements", [Graph_HasVJP]> {
   let summary = "take elements of `data` at `indices` along axis";
   let description = [{
     `indices` has the rank of `data` and every dim other than `axis` no
@@ -452,7 +462,7 @@ def Graph_GatherElementsOp : Graph_Op<"gather_elements"> {
       "$data `,` $indices attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_PadOp : Graph_Op<"pad"> {
+def Graph_PadOp : Graph_Op<"pad", [Graph_HasVJP]> {
   let summary = "constant padding";
   let description = [{
     `pads` has 2 * rank non-negative entries: all leading pads, then all
@@ -462,6 +472,105 @@ def Graph_PadOp : Graph_Op<"pad"> {
                        F64Attr:$value);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Training: gradients, losses, optimizers
+//===----------------------------------------------------------------------===//
+// Losses and optimizer updates stay single ops through autodiff (short rules,
+// readable train steps); graph-expand-training-ops rewrites them into the
+// elementwise and reduction ops above before fusion.
+
+def Graph_StopGradientOp : Graph_Op<"stop_gradient", [Graph_NonDifferentiable]> {
+  let summary = "identity whose result carries no gradient";
+  let description = [{
+    Returns its input unchanged; `graph-autodiff` treats the result as a
+    constant. It is kept (never folded) until lowering, so passes that run
+    before autodiff cannot remove it.
+  }];
+  let arguments = (ins Graph_Tensor:$input);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Graph_BatchNormTrainOp : Graph_Op<"batch_norm_train", [Graph_HasVJP]> {
+  let summary = "training-mode batch normalization over channel axis 1";
+  let description = [{
+    Normalizes with the statistics of this batch: for each channel c,
+    `mean[c]` and the biased `variance[c]` over all axes but 1, and
+    `result = (input - mean) / sqrt(variance + epsilon) * scale + bias`.
+    Returns the statistics too (for running averages); its gradient rule
+    reuses them instead of recomputing.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_FloatTensor:$bias, F32Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$result, Graph_FloatTensor:$mean,
+                      Graph_FloatTensor:$variance);
+  let assemblyFormat = "$input `,` $scale `,` $bias attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_SoftmaxCrossEntropyOp
+    : Graph_Op<"softmax_cross_entropy", [Graph_HasVJP]> {
+  let summary = "mean softmax cross-entropy of logits [N, C] and labels [N]";
+  let description = [{
+    `-mean_n log_softmax(logits)[n, labels[n]]`, a scalar. Labels are class
+    indices in [0, C) (out-of-range labels are clamped, as in gather).
+  }];
+  let arguments = (ins Graph_FloatTensor:$logits, Graph_IndexTensor:$labels);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$logits `,` $labels attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_MSELossOp : Graph_Op<"mse_loss", [Graph_HasVJP]> {
+  let summary = "mean squared error of two tensors of the same shape";
+  let description = [{ `mean((prediction - target)^2)` over all elements,
+    a scalar. }];
+  let arguments = (ins Graph_FloatTensor:$prediction,
+                       Graph_FloatTensor:$target);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$prediction `,` $target attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_SGDUpdateOp : Graph_Op<"sgd_update", [Graph_NonDifferentiable]> {
+  let summary = "one SGD step with optional momentum and weight decay";
+  let description = [{
+    With `g = grad + weight_decay * param`:
+    momentum = 0 (no `velocity`): `param - lr * g`;
+    otherwise `v' = momentum * velocity + g`, and the new param is
+    `param - lr * v'` (or `param - lr * (g + momentum * v')` when
+    `nesterov`), as torch.optim.SGD. Returns the new param, then the new
+    velocity when there is one.
+  }];
+  let arguments = (ins Graph_FloatTensor:$param, Graph_FloatTensor:$grad,
+                       Optional<Graph_FloatTensor>:$velocity, F64Attr:$lr,
+                       F64Attr:$momentum, F64Attr:$weight_decay,
+                       BoolAttr:$nesterov);
+  let results = (outs Variadic<Graph_FloatTensor>:$results);
+  let assemblyFormat = "$param `,` $grad (`,` $velocity^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_AdamUpdateOp : Graph_Op<"adam_update", [Graph_NonDifferentiable]> {
+  let summary = "one Adam step with bias correction";
+  let description = [{
+    `step` is the 1-based number of this step (a scalar of the param's
+    type). With `g = grad + weight_decay * param` (L2, as torch.optim.Adam):
+    `m' = beta1 m + (1 - beta1) g`, `v' = beta2 v + (1 - beta2) g^2`,
+    `param' = param - lr * (m' / (1 - beta1^step)) /
+    (sqrt(v' / (1 - beta2^step)) + epsilon)`. Returns param', m', v'.
+  }];
+  let arguments = (ins Graph_FloatTensor:$param, Graph_FloatTensor:$grad,
+                       Graph_FloatTensor:$m, Graph_FloatTensor:$v,
+                       Graph_FloatTensor:$step, F64Attr:$lr, F64Attr:$beta1,
+                       F64Attr:$beta2, F64Attr:$epsilon,
+                       F64Attr:$weight_decay);
+  let results = (outs Graph_FloatTensor:$new_param, Graph_FloatTensor:$new_m,
+                      Graph_FloatTensor:$new_v);
+  let assemblyFormat = "$param `,` $grad `,` $m `,` $v `,` $step attr-dict `:` "
+                       "functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -102,4 +102,45 @@ def GraphReorderSlices : Pass<"graph-reorder-slices"> {
   }];
 }
 
+def GraphAutodiff : Pass<"graph-autodiff", "mlir::ModuleOp"> {
+  let summary = "Build the reverse-mode gradient (VJP) function of a function";
+  let description = [{
+    For `func` this adds
+    `@<grad-name>(args..., one cotangent per float result)
+       -> (results..., cotangents of the `wrt` arguments)`
+    (default name `<func>_grad`, default `wrt` every float argument).
+    Activity analysis keeps only ops that depend on a `wrt` argument and
+    that a result depends on; each such op's VJPOpInterface rule builds its
+    operands' cotangents, which are summed where a value has several users.
+    Zero cotangents stay symbolic (no zero tensors are built), except for a
+    `wrt` argument that no result depends on. Results of NonDifferentiable
+    ops (comparisons, argmax, floor, stop_gradient, ...) carry no gradient;
+    an active value reaching an op without a rule is an error naming the
+    op. The backward ops are ordinary graph ops, so folding, CSE, fusion
+    and memory planning treat them like the forward ones.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"main\"",
+           "Function to differentiate">,
+    ListOption<"wrt", "wrt", "unsigned",
+               "Indices of the arguments to differentiate with respect to "
+               "(default: every float argument)">,
+    Option<"gradName", "grad-name", "std::string", /*default=*/"\"\"",
+           "Name of the gradient function (default: <func>_grad)">
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def GraphExpandTrainingOps : Pass<"graph-expand-training-ops"> {
+  let summary = "Rewrite losses, optimizer updates and training batch_norm "
+                "into elementwise and reduction ops";
+  let description = [{
+    After autodiff, `softmax_cross_entropy`, `mse_loss`, `sgd_update`,
+    `adam_update` and `batch_norm_train` become the graph ops they are made
+    of (log_softmax, gather_elements, reduce_mean, mul, sub, sqrt, ...),
+    which fusion then groups like any others; `stop_gradient` is replaced by
+    its input.
+  }];
+}
+
 #endif // MLC_GRAPH_PASSES

@@ -25,6 +25,7 @@ using namespace mlc::graph;
 
 #include "Graph/GraphDialect.cpp.inc"
 #include "Graph/GraphEnums.cpp.inc"
+#include "Graph/GraphInterfaces.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
@@ -1014,6 +1015,123 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(types[0].getDimSize(d) + pads[d] + pads[rank + d]);
   results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Training ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult StopGradientOp::inferReturnTypes(MLIRContext *,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  return inferSame(loc, adaptor.getOperands(), results);
+}
+
+LogicalResult BatchNormTrainOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(sameElementType(loc, types, "batch_norm_train operands")) ||
+      failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, epsilon),
+                         "epsilon")))
+    return failure();
+  if (types[0].getRank() < 2)
+    return fail(loc, "batch_norm_train input must have rank >= 2 (N, C, ...), "
+                     "got " + typeStr(types[0]));
+  int64_t channels = types[0].getDimSize(1);
+  static const char *names[] = {"scale", "bias"};
+  for (int i = 1; i < 3; ++i)
+    if (types[i].getRank() != 1 || types[i].getDimSize(0) != channels)
+      return fail(loc, Twine("batch_norm_train ") + names[i - 1] +
+                           " must have shape [" + Twine(channels) +
+                           "] (the input's channel count), got " +
+                           typeStr(types[i]));
+  results.push_back(types[0]);
+  results.push_back(types[1]);
+  results.push_back(types[1]);
+  return success();
+}
+
+LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireRank(loc, types[0], 2, "softmax_cross_entropy logits")) ||
+      failed(requireRank(loc, types[1], 1, "softmax_cross_entropy labels")))
+    return failure();
+  if (types[1].getDimSize(0) != types[0].getDimSize(0))
+    return fail(loc, "softmax_cross_entropy labels " + typeStr(types[1]) +
+                         " must have one entry per row of logits " +
+                         typeStr(types[0]));
+  results.push_back(RankedTensorType::get({}, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult MSELossOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)))
+    return failure();
+  if (types[0] != types[1])
+    return fail(loc, "mse_loss prediction and target must have the same "
+                     "type, got " + typeStr(types[0]) + " and " +
+                         typeStr(types[1]));
+  results.push_back(RankedTensorType::get({}, types[0].getElementType()));
+  return success();
+}
+
+/// Optimizer state and gradients have the parameter's type.
+static LogicalResult checkLikeParam(std::optional<Location> loc, StringRef op,
+                                    ArrayRef<RankedTensorType> types,
+                                    ArrayRef<const char *> names) {
+  for (size_t i = 1; i < names.size(); ++i)
+    if (types[i] != types[0])
+      return fail(loc, op + " " + names[i] + " must have the param's type " +
+                           typeStr(types[0]) + ", got " + typeStr(types[i]));
+  return success();
+}
+
+LogicalResult SGDUpdateOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(checkLikeParam(loc, "sgd_update", types,
+                            {"param", "grad", "velocity"})))
+    return failure();
+  auto momentum = GRAPH_ATTR(adaptor, FloatAttr, momentum);
+  if (failed(requireAttr(loc, momentum, "momentum")))
+    return failure();
+  bool hasVelocity = types.size() == 3;
+  if (hasVelocity != (momentum.getValueAsDouble() != 0))
+    return fail(loc, hasVelocity
+                         ? "sgd_update with momentum 0 takes no velocity"
+                         : "sgd_update with momentum needs a velocity");
+  results.append(types.size() - 1, types[0]);
+  return success();
+}
+
+LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(checkLikeParam(loc, "adam_update", ArrayRef(types).take_front(4),
+                            {"param", "grad", "m", "v"})))
+    return failure();
+  if (types[4].getRank() != 0 ||
+      types[4].getElementType() != types[0].getElementType())
+    return fail(loc, "adam_update step must be a scalar of the param's "
+                     "element type, got " + typeStr(types[4]));
+  results.append(3, types[0]);
   return success();
 }
 

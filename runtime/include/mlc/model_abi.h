@@ -13,6 +13,31 @@
  * code was compiled to use, from the set the runtime checks:
  *   sse4.2, avx, avx2, fma, f16c, avx512f, avx512bw, avx512vl, avx512dq
  * The runtime refuses to run a model on a CPU lacking any of them.
+ *
+ * Trainable models (mlc-compile --train) keep their parameters out of the
+ * code: the runtime owns them as "variables" and passes them to every call.
+ * Such a model.so exports two more function families besides mlc_model_*,
+ * each with its own signature, workspace size and entry (same types as
+ * above): mlc_train_* (one training step) and mlc_init_* (the initial
+ * variable values). Their signature texts use these line kinds besides
+ * in/out:
+ *   param  <dtype> [<dims>] <name>   input: a trainable parameter
+ *   buffer <dtype> [<dims>] <name>   input: non-trained model state read by
+ *                                    inference (batch-norm running stats)
+ *   state  <dtype> [<dims>] <name>   input: optimizer state (momenta, Adam
+ *                                    moments, the step count)
+ *   update <dtype> [<dims>] <name>   output: the new value of the variable
+ *                                    of that name (same dtype and shape)
+ * The variables are the param, buffer and state lines of mlc_train_signature,
+ * in that order (params, then buffers, then state).
+ *   mlc_train_*: every variable, then the batch inputs (in), then the loss
+ *     (out, a f32 scalar, first output), then one update per variable in
+ *     variable order.
+ *   mlc_init_*: no inputs; one update per variable in variable order.
+ *   mlc_model_* (inference): the param and buffer lines it reads (a subset
+ *     of the variables, in variable order), then its in lines, then outs.
+ * Every call writes outputs (updates included) to buffers distinct from its
+ * inputs; the runtime double-buffers the variables and swaps after a step.
  *===----------------------------------------------------------------------===*/
 #ifndef MLC_MODEL_ABI_H
 #define MLC_MODEL_ABI_H
@@ -39,6 +64,11 @@ typedef void (*mlc_model_entry_fn)(void **buffers, void *workspace);
 #define MLC_SYM_CPU_FEATURES "mlc_model_cpu_features"
 #define MLC_SYM_WORKSPACE_BYTES "mlc_model_workspace_bytes"
 #define MLC_SYM_ENTRY "mlc_model_entry"
+
+/* Prefixes of the trainable-model families: <prefix>_signature,
+ * <prefix>_workspace_bytes, <prefix>_entry. */
+#define MLC_TRAIN_PREFIX "mlc_train"
+#define MLC_INIT_PREFIX "mlc_init"
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,12 @@ namespace mlc::graph::traits {
 template <typename ConcreteType>
 class BroadcastingElementwise
     : public mlir::OpTrait::TraitBase<ConcreteType, BroadcastingElementwise> {};
+/// Results carry no gradient (see Graph_NonDifferentiable).
+template <typename ConcreteType>
+class NonDifferentiable
+    : public mlir::OpTrait::TraitBase<ConcreteType, NonDifferentiable> {};
 } // namespace mlc::graph::traits
+#include "Graph/GraphInterfaces.h.inc"
 #include "Graph/GraphEnums.h.inc"
 
 #define GET_OP_CLASSES
@@ -29,6 +34,11 @@ namespace mlc::graph {
 /// True for ops with the BroadcastingElementwise trait.
 inline bool isBroadcastingElementwise(mlir::Operation *op) {
   return op->hasTrait<traits::BroadcastingElementwise>();
+}
+
+/// True for ops with the NonDifferentiable trait.
+inline bool isNonDifferentiable(mlir::Operation *op) {
+  return op->hasTrait<traits::NonDifferentiable>();
 }
 
 /// Ops that lower to views of their input (no loop nest, no kernel).
