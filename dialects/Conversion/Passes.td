@@ -22,7 +22,9 @@ def RecordModelSignature : Pass<"mlc-record-model-signature", "mlir::ModuleOp"> 
   let summary = "Record the entry function's tensor signature on the module";
   let description = [{
     Reads the entry function's argument and result types and `mlc.name`
-    attributes (defaults: input0.., output0..) and stores the runtime
+    attributes (defaults: input0.., output0..), and `mlc.kind` attributes
+    (param, buffer, state on arguments, update on results; default in/out)
+    of trainable models, and stores the runtime
     signature text (see runtime/include/mlc/model_abi.h) as the module
     attribute `mlc.signature`, before bufferization rewrites the signature.
     Also marks the inputs `bufferization.writable = false`: they are the
@@ -109,11 +111,15 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
     `mlc.signature` module attribute), mlc_model_cpu_features and
     mlc_model_workspace_bytes (the module's `mlc.workspace_bytes`, whose
     presence means the entry takes the workspace pointer as its last
-    argument; 0 without it). The entry function becomes internal.
+    argument; 0 without it). The entry function becomes internal. With
+    `prefix`, the symbols are <prefix>_entry etc. (the other function
+    families of trainable models, see model_abi.h).
   }];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",
            "Name of the model's entry function">,
+    Option<"prefix", "prefix", "std::string", "\"mlc_model\"",
+           "Prefix of the exported symbols">,
     Option<"cpuFeatures", "cpu-features", "std::string", "\"\"",
            "Comma-separated CPU features the code requires">
   ];

@@ -66,8 +66,10 @@ Type elementType(MLIRContext *ctx, DType t) {
 
 class Importer {
 public:
-  Importer(MLIRContext *ctx, const ModelSpec &spec)
-      : ctx(ctx), spec(spec), builder(ctx) {}
+  Importer(MLIRContext *ctx, const ModelSpec &spec,
+           ArrayRef<std::string> weightArguments)
+      : ctx(ctx), spec(spec), weightArguments(weightArguments),
+        builder(ctx) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -82,6 +84,7 @@ private:
 
   MLIRContext *ctx;
   const ModelSpec &spec;
+  ArrayRef<std::string> weightArguments;
   OpBuilder builder;
   llvm::StringMap<Value> values;
 };
@@ -173,6 +176,12 @@ private:
 
 Value Importer::weight(const WeightDecl &w) {
   auto type = RankedTensorType::get(w.shape, elementType(ctx, w.dtype));
+  if (w.data.size() != size_t(w.numElements()) * dtypeSize(w.dtype)) {
+    error(w.path) << "weight '" << w.name
+                  << "' has no data (only weights trained by mlc-compile "
+                     "--train with random init may omit it)";
+    return nullptr;
+  }
   return graph::ConstantOp::create(
       builder, loc(w.path),
       makeWeightAttr(type, ArrayRef<char>(w.data.data(), w.data.size()),
@@ -417,21 +426,38 @@ OwningOpRef<ModuleOp> Importer::run() {
     (*module)->setAttr("mlc.model_name", builder.getStringAttr(spec.name));
   builder.setInsertionPointToEnd(module->getBody());
 
-  SmallVector<Type> inputTypes;
+  // Weights passed as arguments come first, then the model inputs.
+  SmallVector<const TensorDecl *> args;
+  for (const std::string &name : weightArguments) {
+    auto it = llvm::find_if(spec.weights,
+                            [&](const WeightDecl &w) { return w.name == name; });
+    if (it == spec.weights.end()) {
+      emitError(fileLoc) << "no weight named '" << name << "'";
+      return nullptr;
+    }
+    args.push_back(&*it);
+  }
   for (const TensorDecl &in : spec.inputs)
+    args.push_back(&in);
+  SmallVector<Type> inputTypes;
+  for (const TensorDecl *in : args)
     inputTypes.push_back(
-        RankedTensorType::get(in.shape, elementType(ctx, in.dtype)));
+        RankedTensorType::get(in->shape, elementType(ctx, in->dtype)));
   auto func = func::FuncOp::create(builder, fileLoc, "main",
                                    builder.getFunctionType(inputTypes, {}));
   Block *entry = func.addEntryBlock();
-  for (auto [i, in] : llvm::enumerate(spec.inputs)) {
-    func.setArgAttr(i, "mlc.name", builder.getStringAttr(in.name));
-    entry->getArgument(i).setLoc(loc(in.path));
-    values[in.name] = entry->getArgument(i);
+  for (auto [i, in] : llvm::enumerate(args)) {
+    func.setArgAttr(i, "mlc.name", builder.getStringAttr(in->name));
+    entry->getArgument(i).setLoc(loc(in->path));
+    values[in->name] = entry->getArgument(i);
   }
   builder.setInsertionPointToStart(entry);
-  for (const WeightDecl &w : spec.weights)
-    values[w.name] = weight(w);
+  for (const WeightDecl &w : spec.weights) {
+    if (values.count(w.name))
+      continue;
+    if (!(values[w.name] = weight(w)))
+      return nullptr;
+  }
   for (const NodeDecl &node : spec.nodes)
     if (failed(buildNode(node)))
       return nullptr;
@@ -457,9 +483,10 @@ OwningOpRef<ModuleOp> Importer::run() {
 
 } // namespace
 
-OwningOpRef<ModuleOp> importModel(MLIRContext *ctx, const ModelSpec &spec) {
+OwningOpRef<ModuleOp> importModel(MLIRContext *ctx, const ModelSpec &spec,
+                                  ArrayRef<std::string> weightArguments) {
   ctx->loadDialect<graph::GraphDialect, func::FuncDialect>();
-  return Importer(ctx, spec).run();
+  return Importer(ctx, spec, weightArguments).run();
 }
 
 OwningOpRef<ModuleOp> importModelJSON(MLIRContext *ctx, StringRef path) {

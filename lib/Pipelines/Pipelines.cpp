@@ -44,6 +44,8 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
     p += "graph-fold-batch-norm,graph-fold-scale-into-matmul,"
          "graph-reorder-slices,";
   }
+  // Losses and optimizer updates become primitive ops that fold and fuse.
+  p += "graph-expand-training-ops,";
   // MLC-PIPELINE: constant folding
   p += "graph-fold-constants,";
   p += "canonicalize,cse,";
@@ -53,7 +55,8 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
 }
 
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
-  return "mlc-record-model-signature{entry=" + o.entry +
+  return "graph-expand-training-ops,"
+         "mlc-record-model-signature{entry=" + o.entry +
          "},"
          "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups),"
          "canonicalize,cse,"
@@ -87,7 +90,7 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,reconcile-unrealized-casts,"
          "mlc-emit-model-abi{entry=" +
-         o.entry + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
+         o.entry + " prefix=" + o.abiPrefix + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
          "canonicalize";
 }
 
@@ -131,6 +134,10 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> entry{*this, "entry",
                             llvm::cl::desc("Model entry function"),
                             llvm::cl::init("main")};
+  Option<std::string> abiPrefix{
+      *this, "abi-prefix",
+      llvm::cl::desc("Prefix of the exported ABI symbols"),
+      llvm::cl::init("mlc_model")};
   Option<std::string> cpuFeatures{
       *this, "cpu-features",
       llvm::cl::desc("CPU features recorded in the model"),
@@ -146,6 +153,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   CPUPipelineOptions get() const {
     CPUPipelineOptions o;
     o.entry = entry;
+    o.abiPrefix = abiPrefix;
     o.cpuFeatures = cpuFeatures;
     o.optLevel = optLevel;
     o.inference = !training;

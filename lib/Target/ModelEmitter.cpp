@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
@@ -125,6 +126,16 @@ std::unique_ptr<Module> translateToLLVMIR(mlir::ModuleOp module,
       f.addFnAttr("target-features", target.features);
   }
   return llvmModule;
+}
+
+LogicalResult linkModules(Module &dest, std::unique_ptr<Module> src,
+                          std::string &error) {
+  // Linker::linkModules returns true on error.
+  if (Linker::linkModules(dest, std::move(src))) {
+    error = "linking the model's function families failed";
+    return failure();
+  }
+  return success();
 }
 
 LogicalResult optimize(Module &module, const CPUTarget &target,

@@ -15,6 +15,7 @@
 #include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -57,6 +58,11 @@ cl::list<std::string> bindings(
              "TensorProto) at compile time; needed for inputs that "
              "determine shapes (repeatable)"),
     cl::value_desc("NAME=FILE"));
+cl::opt<bool> train(
+    "train",
+    cl::desc("Compile a trainable model from a model.json with a 'training' "
+             "section: a train step, an inference entry on the same "
+             "parameters and their initial values (docs/training.md)"));
 cl::opt<bool> listONNXOps(
     "list-onnx-ops",
     cl::desc("Print the supported ONNX operators (markdown) and exit"));
@@ -234,7 +240,10 @@ int main(int argc, char **argv) {
 
   // 1. Import.
   OwningOpRef<ModuleOp> module;
-  if (sys::path::extension(inputFile) == ".onnx") {
+  if (train && sys::path::extension(inputFile) == ".onnx") {
+    return fail("--train needs a model.json with a 'training' section (ONNX "
+                "models cannot be trained yet)");
+  } else if (sys::path::extension(inputFile) == ".onnx") {
     mlc::frontend::ONNXImportOptions options;
     for (StringRef spec : inputShapes) {
       auto [name, dims] = spec.split('=');
@@ -253,6 +262,17 @@ int main(int argc, char **argv) {
     module = mlc::frontend::importONNX(&context, inputFile, options);
   } else if (!inputShapes.empty() || !bindings.empty()) {
     return fail("--input-shape and --bind apply to .onnx inputs only");
+  } else if (train) {
+    if (sys::path::extension(inputFile) == ".mlir")
+      return fail("--train needs a model.json with a 'training' section");
+    mlc::frontend::ModelSpec spec;
+    mlc::frontend::Diagnostic diag;
+    if (!mlc::frontend::parseModelJSON(inputFile, spec, diag)) {
+      emitError(mlc::frontend::jsonLocation(&context, inputFile, diag.path))
+          << diag.message;
+      return 1;
+    }
+    module = mlc::frontend::importTrainingModel(&context, spec);
   } else if (sys::path::extension(inputFile) == ".mlir") {
     std::string openError;
     auto file = mlir::openInputFile(inputFile, &openError);
@@ -315,6 +335,8 @@ int main(int argc, char **argv) {
   pipelineOpts.cpuFeatures = target->abiFeatures;
   pipelineOpts.optLevel =
       graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
+  // Batch-norm folding and friends would bake trained values into code.
+  pipelineOpts.inference = !train;
 
   // 3. Graph optimizations of the -O level (-O0 keeps the graph as
   // imported), then the graph's figures for the report.
@@ -344,26 +366,55 @@ int main(int argc, char **argv) {
     return finish();
   }
 
-  // 4. Lower to LLVM dialect.
-  PassManager pm(&context, ModuleOp::getOperationName());
-  if (failed(applyPassManagerCLOptions(pm)))
-    return 1;
-  applyDefaultTimingPassManagerCLOptions(pm);
-  if (failed(mlc::buildLowerToLoopsPipeline(pm, pipelineOpts)) ||
-      failed(mlc::buildLowerToLLVMPipeline(pm, pipelineOpts)))
-    return 1;
-  if (failed(pm.run(*module)))
-    return 1;
-  addLoweringFigures(reportData, *module);
+  // 4. Lower to LLVM dialect and LLVM IR, one function family at a time
+  // (a trainable model has three; model_abi.h), linked into one module.
+  struct Family {
+    const char *func, *prefix;
+  };
+  SmallVector<Family> families = {{"main", "mlc_model"}};
+  if (train)
+    families.append({{"train_step", "mlc_train"}, {"init", "mlc_init"}});
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  for (const Family &family : families) {
+    OwningOpRef<ModuleOp> part;
+    ModuleOp lowered = *module;
+    if (families.size() > 1) {
+      // Each family is lowered on its own: the lowering handles one entry.
+      part = module->clone();
+      for (auto f : llvm::make_early_inc_range(part->getOps<func::FuncOp>()))
+        if (f.getSymName() != family.func)
+          f.erase();
+      lowered = *part;
+    }
+    mlc::CPUPipelineOptions familyOpts = pipelineOpts;
+    familyOpts.entry = family.func;
+    familyOpts.abiPrefix = family.prefix;
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (failed(applyPassManagerCLOptions(pm)))
+      return 1;
+    applyDefaultTimingPassManagerCLOptions(pm);
+    if (failed(mlc::buildLowerToLoopsPipeline(pm, familyOpts)) ||
+        failed(mlc::buildLowerToLLVMPipeline(pm, familyOpts)))
+      return 1;
+    if (failed(pm.run(lowered)))
+      return 1;
+    if (family.prefix == StringRef("mlc_model"))
+      addLoweringFigures(reportData, lowered);
+    auto familyModule =
+        mlc::target::translateToLLVMIR(lowered, llvmContext, *target);
+    if (!familyModule)
+      return fail("translation to LLVM IR failed");
+    if (!llvmModule)
+      llvmModule = std::move(familyModule);
+    else if (failed(mlc::target::linkModules(*llvmModule,
+                                             std::move(familyModule), error)))
+      return fail(error);
+  }
   if (failed(writeReport()))
     return fail(error);
 
   // 5. LLVM IR, optimized.
-  llvm::LLVMContext llvmContext;
-  auto llvmModule =
-      mlc::target::translateToLLVMIR(*module, llvmContext, *target);
-  if (!llvmModule)
-    return fail("translation to LLVM IR failed");
   if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
     return fail(error);
 

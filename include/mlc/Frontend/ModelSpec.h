@@ -71,6 +71,26 @@ struct OutputDecl {
   std::string path; ///< "outputs[0]"
 };
 
+/// The optional `training` section (docs/training.md). Present only when
+/// `present`; every field is validated against the graph's names.
+struct TrainingSpec {
+  bool present = false;
+  int64_t batchSize = 0;
+  enum class Loss { SoftmaxCrossEntropy, MSE } loss = Loss::SoftmaxCrossEntropy;
+  std::string lossOutput; ///< the model value the loss reads
+  std::string labels;     ///< name of the new labels/target input
+  enum class Optimizer { SGD, Adam } optimizer = Optimizer::SGD;
+  double lr = 0, momentum = 0, weightDecay = 0;
+  bool nesterov = false;
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  bool randomInit = false;
+  uint64_t seed = 0;
+  /// Trained weights; empty = every f32 weight that is not a batch_norm
+  /// mean or variance.
+  std::vector<std::string> trainable;
+  double batchNormMomentum = 0.1;
+};
+
 struct ModelSpec {
   std::string name;
   std::string sourcePath; ///< the JSON file as given
@@ -78,6 +98,7 @@ struct ModelSpec {
   std::vector<WeightDecl> weights;
   std::vector<NodeDecl> nodes; ///< topologically sorted (stable)
   std::vector<OutputDecl> outputs;
+  TrainingSpec training;
 };
 
 /// Parses and validates `path`. On failure returns false and fills `diag`.

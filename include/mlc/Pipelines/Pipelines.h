@@ -10,6 +10,9 @@ namespace mlc {
 
 struct CPUPipelineOptions {
   std::string entry = "main";
+  /// Prefix of the exported ABI symbols (model_abi.h): mlc_model for the
+  /// inference entry, mlc_train / mlc_init for trainable models.
+  std::string abiPrefix = "mlc_model";
   /// Comma-separated CPU features recorded in the model (mlc_model_abi.h).
   std::string cpuFeatures;
   /// 0 keeps the graph as imported; >= 1 runs the graph optimizations.

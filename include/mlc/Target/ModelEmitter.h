@@ -35,6 +35,12 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
                                                 llvm::LLVMContext &ctx,
                                                 const CPUTarget &target);
 
+/// Links `src` into `dest` (the function families of a trainable model are
+/// lowered separately; their internal symbols may share names).
+llvm::LogicalResult linkModules(llvm::Module &dest,
+                                std::unique_ptr<llvm::Module> src,
+                                std::string &error);
+
 /// Runs LLVM's optimization pipeline at `optLevel` (0-3).
 llvm::LogicalResult optimize(llvm::Module &module, const CPUTarget &target,
                              unsigned optLevel, std::string &error);

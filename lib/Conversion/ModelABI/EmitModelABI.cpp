@@ -70,9 +70,19 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                   (workspaceBytes ? " and the workspace pointer" : "") +
                   " and return nothing; lower it with buffer results as out "
                   "params and the bare-pointer calling convention");
-    for (StringRef sym : {MLC_SYM_ABI_VERSION, MLC_SYM_SIGNATURE,
-                          MLC_SYM_CPU_FEATURES, MLC_SYM_WORKSPACE_BYTES,
-                          MLC_SYM_ENTRY, kSignatureGlobal, kFeaturesGlobal})
+    // mlc_model_entry -> <prefix>_entry, and likewise for the others.
+    auto sym = [&](StringRef name) {
+      return (prefix + name.drop_front(StringRef("mlc_model").size())).str();
+    };
+    std::string symAbiVersion = sym(MLC_SYM_ABI_VERSION),
+                symSignature = sym(MLC_SYM_SIGNATURE),
+                symFeatures = sym(MLC_SYM_CPU_FEATURES),
+                symWorkspace = sym(MLC_SYM_WORKSPACE_BYTES),
+                symEntry = sym(MLC_SYM_ENTRY);
+    for (StringRef sym : {StringRef(symAbiVersion), StringRef(symSignature),
+                          StringRef(symFeatures), StringRef(symWorkspace),
+                          StringRef(symEntry), StringRef(kSignatureGlobal),
+                          StringRef(kFeaturesGlobal)})
       if (module.lookupSymbol(sym))
         return fail("symbol '" + sym + "' is already defined");
 
@@ -84,10 +94,10 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     auto i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
 
-    addGetter(b, loc, MLC_SYM_ABI_VERSION, i32, [&](OpBuilder &nb) -> Value {
+    addGetter(b, loc, symAbiVersion, i32, [&](OpBuilder &nb) -> Value {
       return LLVM::ConstantOp::create(nb, loc, i32, MLC_MODEL_ABI_VERSION);
     });
-    addGetter(b, loc, MLC_SYM_WORKSPACE_BYTES, i64, [&](OpBuilder &nb) -> Value {
+    addGetter(b, loc, symWorkspace, i64, [&](OpBuilder &nb) -> Value {
       return LLVM::ConstantOp::create(
           nb, loc, i64, workspaceBytes ? workspaceBytes.getInt() : int64_t(0));
     });
@@ -99,13 +109,13 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                                         LLVM::Linkage::Internal);
       });
     };
-    addString(MLC_SYM_SIGNATURE, kSignatureGlobal, signature.getValue());
-    addString(MLC_SYM_CPU_FEATURES, kFeaturesGlobal, cpuFeatures);
+    addString(symSignature, kSignatureGlobal, signature.getValue());
+    addString(symFeatures, kFeaturesGlobal, cpuFeatures);
 
     // void mlc_model_entry(void **buffers, void *workspace)
     auto entryType = LLVM::LLVMFunctionType::get(
         LLVM::LLVMVoidType::get(ctx), {ptrType, ptrType});
-    auto entryFn = LLVM::LLVMFuncOp::create(b, loc, MLC_SYM_ENTRY, entryType);
+    auto entryFn = LLVM::LLVMFuncOp::create(b, loc, symEntry, entryType);
     b.setInsertionPointToStart(entryFn.addEntryBlock(b));
     Value buffers = entryFn.getArgument(0);
     SmallVector<Value> args;

@@ -77,16 +77,35 @@ struct RecordModelSignature
       text += "] " + name + "\n";
       return success();
     };
-    for (unsigned i = 0; i < func.getNumArguments(); ++i)
-      if (failed(addLine("in", func.getArgument(i).getType(),
+    // Trainable models mark runtime-owned variables with `mlc.kind`.
+    auto kindOf = [&](StringAttr attr, StringRef dflt,
+                      ArrayRef<StringRef> allowed) -> FailureOr<StringRef> {
+      if (!attr)
+        return dflt;
+      if (!llvm::is_contained(allowed, attr.getValue())) {
+        func.emitError() << "unknown mlc.kind '" << attr.getValue() << "'";
+        return failure();
+      }
+      return attr.getValue();
+    };
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto kind = kindOf(func.getArgAttrOfType<StringAttr>(i, "mlc.kind"),
+                         "in", {"in", "param", "buffer", "state"});
+      if (failed(kind) ||
+          failed(addLine(*kind, func.getArgument(i).getType(),
                          func.getArgAttrOfType<StringAttr>(i, "mlc.name"),
                          "input" + std::to_string(i))))
         return signalPassFailure();
-    for (unsigned i = 0; i < func.getNumResults(); ++i)
-      if (failed(addLine("out", func.getResultTypes()[i],
+    }
+    for (unsigned i = 0; i < func.getNumResults(); ++i) {
+      auto kind = kindOf(func.getResultAttrOfType<StringAttr>(i, "mlc.kind"),
+                         "out", {"out", "update"});
+      if (failed(kind) ||
+          failed(addLine(*kind, func.getResultTypes()[i],
                          func.getResultAttrOfType<StringAttr>(i, "mlc.name"),
                          "output" + std::to_string(i))))
         return signalPassFailure();
+    }
     module->setAttr("mlc.signature", StringAttr::get(&getContext(), text));
     // Inputs are caller-owned and read-only: bufferization must never write
     // into them in place.

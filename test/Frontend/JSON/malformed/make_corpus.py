@@ -247,6 +247,121 @@ CASES = [
      "to [4,2] (8 elements)"),
 ]
 
+# The training section (docs/training.md). Every case compiles with
+# --train, except those in PLAIN_TRAINING_CASES.
+def mlp(training, **kw):
+    """x [2, 3] -> matmul w [3, 4] + b [4] -> logits, with `training`."""
+    m = dict(inputs=[tensor("x", "f32", [2, 3])], outputs=["logits"],
+             weights=[tensor("w", "f32", [3, 4], data=[0.5] * 12),
+                      tensor("b", "f32", [4], data=[0.0] * 4)],
+             nodes=[{"op": "matmul", "inputs": ["x", "w"], "outputs": ["h"]},
+                    {"op": "add", "inputs": ["h", "b"],
+                     "outputs": ["logits"]}],
+             training=training)
+    m.update(kw)
+    return model(**m)
+
+
+def train(**changes):
+    """A valid training section with `changes` (None deletes a key)."""
+    t = {"batch_size": 4,
+         "loss": {"type": "softmax_cross_entropy", "output": "logits",
+                  "labels": "label"},
+         "optimizer": {"type": "sgd", "lr": 0.1}}
+    for k, v in changes.items():
+        if v is None:
+            del t[k]
+        else:
+            t[k] = v
+    return t
+
+
+SCE = {"type": "softmax_cross_entropy", "output": "logits", "labels": "label"}
+TRAINING_CASES = [
+    ("training_not_object", mlp([]), {}, "training", "expected an object"),
+    ("training_unknown_key", mlp(train(epochs=3)), {}, "training.epochs",
+     "unknown key 'epochs'"),
+    ("training_batch_missing", mlp(train(batch_size=None)), {}, "training",
+     "missing required key 'batch_size'"),
+    ("training_batch_zero", mlp(train(batch_size=0)), {},
+     "training.batch_size", "batch_size must be in [1, 2^31)"),
+    ("training_loss_unknown", mlp(train(loss=dict(SCE, type="hinge"))), {},
+     "training.loss.type",
+     "unknown loss 'hinge' (expected softmax_cross_entropy or mse)"),
+    ("training_loss_output_unknown",
+     mlp(train(loss=dict(SCE, output="probs"))), {}, "training.loss.output",
+     "unknown value 'probs'"),
+    ("training_labels_clash", mlp(train(loss=dict(SCE, labels="x"))), {},
+     "training.loss.labels", "'x' is already a value of the model; the "
+     "labels input needs a new name"),
+    ("training_mse_labels_key",
+     mlp(train(loss={"type": "mse", "output": "logits", "labels": "t"})), {},
+     "training.loss.labels", "unknown key 'labels'"),
+    ("training_optimizer_unknown",
+     mlp(train(optimizer={"type": "rmsprop", "lr": 0.1})), {},
+     "training.optimizer.type",
+     "unknown optimizer 'rmsprop' (expected sgd or adam)"),
+    ("training_lr_missing", mlp(train(optimizer={"type": "sgd"})), {},
+     "training.optimizer", "missing required key 'lr'"),
+    ("training_lr_negative",
+     mlp(train(optimizer={"type": "sgd", "lr": -0.1})), {},
+     "training.optimizer.lr", "lr must be in [1e-30, inf), got -0.1"),
+    ("training_momentum_range",
+     mlp(train(optimizer={"type": "sgd", "lr": 0.1, "momentum": 1.5})), {},
+     "training.optimizer.momentum", "momentum must be in [0, 1), got 1.5"),
+    ("training_adam_momentum",
+     mlp(train(optimizer={"type": "adam", "lr": 0.1, "momentum": 0.9})), {},
+     "training.optimizer.momentum", "unknown key 'momentum'"),
+    ("training_nesterov_no_momentum",
+     mlp(train(optimizer={"type": "sgd", "lr": 0.1, "nesterov": True})), {},
+     "training.optimizer.nesterov", "nesterov needs a momentum > 0"),
+    ("training_init_method", mlp(train(init={"method": "xavier"})), {},
+     "training.init.method",
+     "unknown init method 'xavier' (expected weights or random)"),
+    ("training_seed_with_weights",
+     mlp(train(init={"method": "weights", "seed": 1})), {},
+     "training.init.seed", "seed applies to method random only"),
+    ("training_trainable_unknown", mlp(train(trainable=["nope"])), {},
+     "training.trainable[0]", "'nope' is not a weight of the model"),
+    ("training_trainable_twice", mlp(train(trainable=["w", "w"])), {},
+     "training.trainable[1]", "'w' is listed twice"),
+    ("training_trainable_int",
+     mlp(train(trainable=["k"]),
+         weights=[tensor("w", "f32", [3, 4], data=[0.5] * 12),
+                  tensor("b", "f32", [4], data=[0.0] * 4),
+                  tensor("k", "i64", [1], data=[1])]), {},
+     "training.trainable[0]",
+     "weight 'k' is not f32; only f32 weights can be trained"),
+    # Found when the train step is built.
+    ("training_no_section", model(), {}, "",
+     "the model has no 'training' section (see docs/training.md)"),
+    ("training_output_not_returned",
+     mlp(train(loss=dict(SCE, output="h"))), {}, "training.loss.output",
+     "'h' is not one of the model's outputs"),
+    ("training_sce_rank",
+     mlp(train(), inputs=[tensor("x", "f32", [2, 5, 3])]), {},
+     "training.loss.output", "softmax_cross_entropy needs logits of rank 2 "
+     "[batch, classes], got 'tensor<4x5x4xf32>'"),
+    ("training_no_f32_weight",
+     model(inputs=[tensor("x", "f32", [2, 3])], outputs=["logits"],
+           nodes=[relu("x", "logits")], training=train()), {}, "training",
+     "the model has no f32 weight to train"),
+    ("training_scalar_input",
+     mlp(train(loss={"type": "mse", "output": "logits", "target": "t"}),
+         inputs=[tensor("x", "f32", [])],
+         nodes=[{"op": "mul", "inputs": ["x", "b"],
+                 "outputs": ["logits"]}]), {}, "inputs[0]",
+     "input 'x' is a scalar: training needs a batch dimension"),
+    ("training_random_without_data_plain",
+     mlp(train(init={"method": "random", "seed": 1}),
+         weights=[tensor("w", "f32", [3, 4]), tensor("b", "f32", [4])]), {},
+     "weights[0]", "weight 'w' has no data (only weights trained by "
+     "mlc-compile --train with random init may omit it)"),
+]
+PLAIN_TRAINING_CASES = {"training_random_without_data_plain"}
+CASES += TRAINING_CASES
+TRAIN_FLAG = {c[0] for c in TRAINING_CASES} - PLAIN_TRAINING_CASES
+
 IMPORTER_CASES = {"matmul_k_mismatch", "add_not_broadcastable",
                   "add_dtype_mismatch", "conv_channel_mismatch",
                   "reshape_count_mismatch"}
@@ -268,8 +383,9 @@ def lit_test():
     for case, _, _, path, message in CASES:
         p = prefix(case)
         out.append("")
-        out.append("; RUN: not mlc-compile %%S/malformed/%s.json -o %%t.so "
-                   "2>&1 | FileCheck %%s --check-prefix=%s" % (case, p))
+        flag = " --train" if case in TRAIN_FLAG else ""
+        out.append("; RUN: not mlc-compile%s %%S/malformed/%s.json -o %%t.so "
+                   "2>&1 | FileCheck %%s --check-prefix=%s" % (flag, case, p))
         out.append("; RUN: test ! -e %t.so")
         # An empty JSON path may be printed as "file: error:" or
         # "file: : error:".
