@@ -164,6 +164,11 @@ bool mlc::rt::parseSignature(const char *text, Signature *sig, char *err,
              "expected 'in ', 'out ', 'param ', 'buffer ', 'state ' or "
              "'update ' but got",
              p, size_t(lineEnd - p));
+      else if (const char *q = p; parseKind(q, lineEnd, true, kind))
+        fail(err, errSize, line,
+             "variable line in a model that is not trainable (it exports no "
+             "mlc_train_entry):",
+             p, size_t(lineEnd - p));
       else
         fail(err, errSize, line, "expected 'in ' or 'out ' but got", p,
              size_t(lineEnd - p));
