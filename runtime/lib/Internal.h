@@ -62,8 +62,8 @@ struct Signature {
 /// the order the ABI prescribes. On failure, writes a message (without
 /// prefix) into `err` and returns false; `sig` must still be released with
 /// freeSignature.
-bool parseSignature(const char *text, Signature *sig, char *err,
-                    size_t errSize, bool allowVariables = false);
+bool parseSignature(const char *text, Signature *sig, char *err, size_t errSize,
+                    bool allowVariables = false);
 void freeSignature(Signature *sig);
 
 /// Known CPU feature names (see model_abi.h); index i is bit i of a mask.

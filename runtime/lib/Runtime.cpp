@@ -497,8 +497,8 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
       return setError(MLC_ERR_INTERNAL, "cannot lock the model");
     }
     for (int32_t i = 0; i < numVars; ++i)
-      buffers[i] = model->variables[model->inferVariables[i]]
-                       .copies[model->current];
+      buffers[i] =
+          model->variables[model->inferVariables[i]].copies[model->current];
     model->entry(buffers, workspace);
   }
 

@@ -25,17 +25,28 @@ namespace {
 
 const char *safetensorsDtype(mlc_dtype dtype) {
   switch (dtype) {
-  case MLC_F32: return "F32";
-  case MLC_F64: return "F64";
-  case MLC_F16: return "F16";
-  case MLC_BF16: return "BF16";
-  case MLC_I8: return "I8";
-  case MLC_I16: return "I16";
-  case MLC_I32: return "I32";
-  case MLC_I64: return "I64";
-  case MLC_U8: return "U8";
-  case MLC_BOOL: return "BOOL";
-  default: return nullptr;
+  case MLC_F32:
+    return "F32";
+  case MLC_F64:
+    return "F64";
+  case MLC_F16:
+    return "F16";
+  case MLC_BF16:
+    return "BF16";
+  case MLC_I8:
+    return "I8";
+  case MLC_I16:
+    return "I16";
+  case MLC_I32:
+    return "I32";
+  case MLC_I64:
+    return "I64";
+  case MLC_U8:
+    return "U8";
+  case MLC_BOOL:
+    return "BOOL";
+  default:
+    return nullptr;
   }
 }
 
@@ -370,7 +381,7 @@ bool parseEntry(Json &json, Entry &entry, const char *name) {
     return false;
   if (!haveDtype || !haveShape || !haveOffsets) {
     snprintf(json.err, json.errSize, "tensor '%s' lacks %s", name,
-             !haveDtype ? "\"dtype\""
+             !haveDtype   ? "\"dtype\""
              : !haveShape ? "\"shape\""
                           : "\"data_offsets\"");
     return false;
@@ -402,8 +413,10 @@ mlc_status readFile(const char *path, char **data, size_t *size) {
   char *buf = static_cast<char *>(malloc(total ? total : 1));
   if (!buf) {
     close(fd);
-    return setError(MLC_ERR_OUT_OF_MEMORY, "cannot allocate %llu bytes for "
-                    "'%s'", (unsigned long long)total, path);
+    return setError(MLC_ERR_OUT_OF_MEMORY,
+                    "cannot allocate %llu bytes for "
+                    "'%s'",
+                    (unsigned long long)total, path);
   }
   size_t got = 0;
   while (got < total) {
@@ -426,8 +439,7 @@ mlc_status readFile(const char *path, char **data, size_t *size) {
 
 } // namespace
 
-mlc_status mlc_model_save_safetensors(const mlc_model *model,
-                                      const char *path,
+mlc_status mlc_model_save_safetensors(const mlc_model *model, const char *path,
                                       int32_t include_state) {
   if (!model)
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
@@ -452,8 +464,7 @@ mlc_status mlc_model_save_safetensors(const mlc_model *model,
     const TensorDesc &t = *v.desc;
     header.append(",");
     header.appendQuoted(t.name);
-    header.appendf(":{\"dtype\":\"%s\",\"shape\":[",
-                   safetensorsDtype(t.dtype));
+    header.appendf(":{\"dtype\":\"%s\",\"shape\":[", safetensorsDtype(t.dtype));
     for (int32_t d = 0; d < t.rank; ++d)
       header.appendf(d ? ",%lld" : "%lld", (long long)t.shape[d]);
     header.appendf("],\"data_offsets\":[%llu,", (unsigned long long)offset);
@@ -544,20 +555,22 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
   Entry *entries = loaded.entries =
       static_cast<Entry *>(calloc(size_t(n), sizeof(Entry)));
   if (!entries)
-    return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'",
-                    path);
+    return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
   const mlc_status kBad = MLC_ERR_INVALID_ARGUMENT;
 
   uint64_t headerSize = 0;
   if (fileSize < 8)
-    return setError(kBad, "'%s' is not a safetensors file (shorter than its "
-                    "8-byte header length)", path);
+    return setError(kBad,
+                    "'%s' is not a safetensors file (shorter than its "
+                    "8-byte header length)",
+                    path);
   for (int i = 0; i < 8; ++i)
     headerSize |= uint64_t(uint8_t(file[i])) << (8 * i);
   if (headerSize > fileSize - 8)
-    return setError(kBad, "'%s' is not a safetensors file (its header length "
-                    "%llu exceeds the file size %llu)", path,
-                    (unsigned long long)headerSize,
+    return setError(kBad,
+                    "'%s' is not a safetensors file (its header length "
+                    "%llu exceeds the file size %llu)",
+                    path, (unsigned long long)headerSize,
                     (unsigned long long)fileSize);
   const char *data = file + 8 + headerSize;
   uint64_t dataSize = fileSize - 8 - headerSize;
@@ -580,8 +593,10 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
              strcmp(model->variables[index].desc->name, name.data) != 0)
         ++index;
       if (index == n)
-        return setError(kBad, "'%s': tensor '%.200s' is not a variable of "
-                        "the model", path, name.data);
+        return setError(kBad,
+                        "'%s': tensor '%.200s' is not a variable of "
+                        "the model",
+                        path, name.data);
       Entry &entry = entries[index];
       if (entry.found)
         return setError(kBad, "'%s': tensor '%.200s' appears twice", path,
@@ -624,14 +639,17 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
                       path, t.name, got, want);
     }
     if (e.begin > e.end || e.end > dataSize)
-      return setError(kBad, "'%s': tensor '%s' has data_offsets [%llu,%llu] "
-                      "outside the %llu data bytes (truncated file?)", path,
-                      t.name, (unsigned long long)e.begin,
+      return setError(kBad,
+                      "'%s': tensor '%s' has data_offsets [%llu,%llu] "
+                      "outside the %llu data bytes (truncated file?)",
+                      path, t.name, (unsigned long long)e.begin,
                       (unsigned long long)e.end, (unsigned long long)dataSize);
     if (e.end - e.begin != t.sizeBytes)
-      return setError(kBad, "'%s': tensor '%s' has data_offsets [%llu,%llu] "
-                      "spanning %llu bytes instead of %llu", path, t.name,
-                      (unsigned long long)e.begin, (unsigned long long)e.end,
+      return setError(kBad,
+                      "'%s': tensor '%s' has data_offsets [%llu,%llu] "
+                      "spanning %llu bytes instead of %llu",
+                      path, t.name, (unsigned long long)e.begin,
+                      (unsigned long long)e.end,
                       (unsigned long long)(e.end - e.begin),
                       (unsigned long long)t.sizeBytes);
   }

@@ -99,9 +99,10 @@ bool checkUpdates(const Signature &sig, int32_t first, const Signature &train,
     const TensorDesc &update = sig.tensors[first + i];
     const TensorDesc &var = train.tensors[i];
     if (update.kind != LineKind::Update) {
-      snprintf(err, errSize, "%s: output '%s' is an '%s' line, expected "
-               "update '%s'", sigName, update.name, lineKindName(update.kind),
-               var.name);
+      snprintf(err, errSize,
+               "%s: output '%s' is an '%s' line, expected "
+               "update '%s'",
+               sigName, update.name, lineKindName(update.kind), var.name);
       return false;
     }
     if (strcmp(update.name, var.name) != 0) {
@@ -134,8 +135,7 @@ bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
   int32_t numVars = train.numVariableInputs;
   if (numVars == 0) {
     snprintf(err, errSize,
-             "%s declares no variables (param, buffer or state lines)",
-             kTrain);
+             "%s declares no variables (param, buffer or state lines)", kTrain);
     return false;
   }
 
@@ -183,8 +183,8 @@ bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
     while (var < numVars && strcmp(train.tensors[var].name, t.name) != 0)
       ++var;
     if (var == numVars) {
-      snprintf(err, errSize, "%s: '%s' is not a variable of %s", kInfer,
-               t.name, kTrain);
+      snprintf(err, errSize, "%s: '%s' is not a variable of %s", kInfer, t.name,
+               kTrain);
       return false;
     }
     if (var < next) {
@@ -215,8 +215,10 @@ bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
   for (int32_t i = 0; i < infer.numOutputs; ++i) {
     const TensorDesc &t = infer.tensors[infer.numInputs + i];
     if (t.kind != LineKind::Out) {
-      snprintf(err, errSize, "%s: output '%s' is an '%s' line (inference "
-               "updates no variables)", kInfer, t.name, lineKindName(t.kind));
+      snprintf(err, errSize,
+               "%s: output '%s' is an '%s' line (inference "
+               "updates no variables)",
+               kInfer, t.name, lineKindName(t.kind));
       return false;
     }
   }
@@ -275,9 +277,8 @@ mlc_status mlc::rt::setUpTraining(mlc_model *model) {
   auto trainSignature = reinterpret_cast<mlc_model_signature_fn>(
       lookupFamily(model, MLC_TRAIN_PREFIX, "signature"));
   auto trainWorkspace = reinterpret_cast<mlc_model_workspace_bytes_fn>(
-      trainSignature
-          ? lookupFamily(model, MLC_TRAIN_PREFIX, "workspace_bytes")
-          : nullptr);
+      trainSignature ? lookupFamily(model, MLC_TRAIN_PREFIX, "workspace_bytes")
+                     : nullptr);
   model->trainEntry = reinterpret_cast<mlc_model_entry_fn>(
       trainWorkspace ? lookupFamily(model, MLC_TRAIN_PREFIX, "entry")
                      : nullptr);
@@ -288,19 +289,16 @@ mlc_status mlc::rt::setUpTraining(mlc_model *model) {
       initSignature ? lookupFamily(model, MLC_INIT_PREFIX, "workspace_bytes")
                     : nullptr);
   model->initEntry = reinterpret_cast<mlc_model_entry_fn>(
-      initWorkspace ? lookupFamily(model, MLC_INIT_PREFIX, "entry")
-                    : nullptr);
+      initWorkspace ? lookupFamily(model, MLC_INIT_PREFIX, "entry") : nullptr);
   if (!model->initEntry)
     return mlc_last_status();
 
   char err[1024];
   if (!parseSignature(trainSignature(), &model->trainSig, err, sizeof(err),
                       true))
-    return setError(MLC_ERR_LOAD,
-                    "'%s' has a malformed train signature: %s", model->path,
-                    err);
-  if (!parseSignature(initSignature(), &model->initSig, err, sizeof(err),
-                      true))
+    return setError(MLC_ERR_LOAD, "'%s' has a malformed train signature: %s",
+                    model->path, err);
+  if (!parseSignature(initSignature(), &model->initSig, err, sizeof(err), true))
     return setError(MLC_ERR_LOAD, "'%s' has a malformed init signature: %s",
                     model->path, err);
   model->trainWorkspaceBytes = trainWorkspace();
@@ -337,8 +335,8 @@ mlc_status mlc::rt::setUpTraining(mlc_model *model) {
         copy = nullptr;
         return setError(MLC_ERR_OUT_OF_MEMORY,
                         "cannot allocate variable '%s' (%llu bytes) of '%s'",
-                        v.desc->name,
-                        (unsigned long long)v.desc->sizeBytes, model->path);
+                        v.desc->name, (unsigned long long)v.desc->sizeBytes,
+                        model->path);
       }
       memset(copy, 0, size_t(bytes));
     }

@@ -725,10 +725,9 @@ DataSet readSamples(const std::string &path, const Slot &slot, bool labels,
   bool sameSample = array.shape.size() == slot.shape.size() &&
                     std::equal(array.shape.begin() + 1, array.shape.end(),
                                slot.shape.begin() + 1);
-  bool intLabels = labels && isIntDType(slot.dtype) &&
-                   isIntDType(array.dtype);
-  bool floatTargets = labels && npy::isFloatDType(slot.dtype) &&
-                      npy::isFloatDType(array.dtype);
+  bool intLabels = labels && isIntDType(slot.dtype) && isIntDType(array.dtype);
+  bool floatTargets =
+      labels && npy::isFloatDType(slot.dtype) && npy::isFloatDType(array.dtype);
   if (!sameSample ||
       (array.dtype != slot.dtype && !intLabels && !floatTargets)) {
     std::string want = samplesType(slot);
@@ -783,7 +782,8 @@ double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
   std::vector<Slot> outputs = describe(model, false);
   if (inputs.size() != 1)
     fatal("--eval needs a model whose inference takes one input (this one "
-          "takes " + std::to_string(inputs.size()) + ")");
+          "takes " +
+          std::to_string(inputs.size()) + ")");
   const Slot &in = inputs[0];
   const Slot &out = outputs[0];
   if (in.shape.empty() || out.shape.empty() || out.shape[0] != in.shape[0])
@@ -806,9 +806,8 @@ double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
   if (perSample != y.sampleElements)
     fatal("output '" + out.name + "' " + typeString(out.dtype, out.shape) +
           " gives " + std::to_string(perSample) +
-          (classify ? " predicted labels" : " values") +
-          " per sample, but '" + y.path + "' has " +
-          std::to_string(y.sampleElements));
+          (classify ? " predicted labels" : " values") + " per sample, but '" +
+          y.path + "' has " + std::to_string(y.sampleElements));
 
   Buffer inBuf(in.sizeBytes);
   std::vector<Buffer> outBufs;
@@ -843,9 +842,9 @@ double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
           total += npy::loadInt(labelSlot.dtype, y.data.data(), label) ==
                    int64_t(best);
         } else {
-          double d = npy::loadFloat(out.dtype, outBufs[0].data(),
-                                    r * outSample + k) -
-                     npy::loadFloat(labelSlot.dtype, y.data.data(), label);
+          double d =
+              npy::loadFloat(out.dtype, outBufs[0].data(), r * outSample + k) -
+              npy::loadFloat(labelSlot.dtype, y.data.data(), label);
           total += d * d;
         }
       }
@@ -858,12 +857,12 @@ int runTraining(const Options &opts, mlc_model *model) {
   std::vector<Slot> slots = describeTrainInputs(model);
   if (slots.size() != 2)
     fatal("--train needs a model with two train inputs (data and labels); "
-          "this one has " + std::to_string(slots.size()));
+          "this one has " +
+          std::to_string(slots.size()));
   const Slot &xs = slots[0], &ys = slots[1];
   if (xs.shape.empty() || ys.shape.empty() || xs.shape[0] != ys.shape[0])
-    fatal("train inputs '" + xs.name + "' " +
-          typeString(xs.dtype, xs.shape) + " and '" + ys.name + "' " +
-          typeString(ys.dtype, ys.shape) +
+    fatal("train inputs '" + xs.name + "' " + typeString(xs.dtype, xs.shape) +
+          " and '" + ys.name + "' " + typeString(ys.dtype, ys.shape) +
           " do not share a batch dimension (dim 0)");
   int64_t batch = xs.shape[0];
   if (opts.batch && opts.batch != batch)
@@ -886,7 +885,8 @@ int runTraining(const Options &opts, mlc_model *model) {
     std::vector<Slot> inputs = describe(model, true);
     if (inputs.size() != 1)
       fatal("--eval needs a model whose inference takes one input (this one "
-            "takes " + std::to_string(inputs.size()) + ")");
+            "takes " +
+            std::to_string(inputs.size()) + ")");
     xt = readSamples(opts.evalX, xs, false, "train input");
     yt = readSamples(opts.evalY, ys, true, "train input");
     if (xt.count != yt.count)
@@ -920,9 +920,9 @@ int runTraining(const Options &opts, mlc_model *model) {
         fatal(std::string("train step failed: ") + mlc_last_error());
       sum += loss;
     }
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     printf("epoch %" PRId64 "/%" PRId64 " loss=%.4g time=%.2fs\n", epoch,
            epochs, sum / double(steps), seconds);
     fflush(stdout);
@@ -990,11 +990,12 @@ int main(int argc, char **argv) {
   if ((!opts.trainX.empty() || !opts.loadWeights.empty() ||
        !opts.saveWeights.empty()) &&
       mlc_model_is_trainable(model) != 1)
-    fatal("'" + opts.modelPath + "' is not a trainable model (compile it "
+    fatal("'" + opts.modelPath +
+          "' is not a trainable model (compile it "
           "with mlc-compile --train); " +
-          (!opts.trainX.empty() ? "--train" : !opts.loadWeights.empty()
-                                                  ? "--load-weights"
-                                                  : "--save-weights") +
+          (!opts.trainX.empty()        ? "--train"
+           : !opts.loadWeights.empty() ? "--load-weights"
+                                       : "--save-weights") +
           " needs one");
   if (!opts.loadWeights.empty() &&
       mlc_model_load_safetensors(model, opts.loadWeights.c_str()) != MLC_OK)

@@ -227,8 +227,7 @@ TEST_CASE("a trainable model describes itself", "[train]") {
   REQUIRE(mlc_model_train_input_info(m, 1, &info) == MLC_OK);
   CHECK(std::string(info.name) == "y");
   CHECK(info.size_bytes == 16);
-  CHECK_ERROR(mlc_model_train_input_info(m, 2, &info),
-              MLC_ERR_INVALID_ARGUMENT,
+  CHECK_ERROR(mlc_model_train_input_info(m, 2, &info), MLC_ERR_INVALID_ARGUMENT,
               "train input index 2 out of range (the model has 2 train "
               "inputs)");
   CHECK_ERROR(mlc_model_train_input_info(m, 0, nullptr),
@@ -302,10 +301,10 @@ TEST_CASE("plain models are not trainable", "[train]") {
   float f = 0;
   const char *notTrainable = "is not a trainable model (compile it with "
                              "mlc-compile --train)";
-  CHECK_ERROR(mlc_model_train_step(m, nullptr, 0, &f),
-              MLC_ERR_INVALID_ARGUMENT, notTrainable);
-  CHECK_ERROR(mlc_model_train_input_info(m, 0, &info),
-              MLC_ERR_INVALID_ARGUMENT, notTrainable);
+  CHECK_ERROR(mlc_model_train_step(m, nullptr, 0, &f), MLC_ERR_INVALID_ARGUMENT,
+              notTrainable);
+  CHECK_ERROR(mlc_model_train_input_info(m, 0, &info), MLC_ERR_INVALID_ARGUMENT,
+              notTrainable);
   CHECK_ERROR(mlc_model_variable_info(m, 0, &info, nullptr),
               MLC_ERR_INVALID_ARGUMENT, notTrainable);
   CHECK(mlc_model_find_variable(m, "a") == -1);
@@ -340,8 +339,8 @@ TEST_CASE("train steps match a hand computation", "[train]") {
     checkVariables(model.m, want);
     // Inference reads the updated parameters.
     std::vector<float> got = infer(model.m, kInferInput);
-    std::vector<float> expected = expectedInference(want.w, want.b,
-                                                    kInferInput);
+    std::vector<float> expected =
+        expectedInference(want.w, want.b, kInferInput);
     CHECK(got[0] == Approx(expected[0]).margin(1e-5));
     CHECK(got[1] == Approx(expected[1]).margin(1e-5));
   }
@@ -685,8 +684,9 @@ TEST_CASE("bad safetensors files are rejected without changes",
        "tensor 'w' has unsupported dtype 'Q7'"},
       {safetensors(replace(good, "\"ymean\"", "\"ymeen\""), data),
        "tensor 'ymeen' is not a variable of the model"},
-      {safetensors(replace(good, ",\"ymean\":{\"dtype\":\"F32\",\"shape\":"
-                                 "[1],\"data_offsets\":[16,20]}",
+      {safetensors(replace(good,
+                           ",\"ymean\":{\"dtype\":\"F32\",\"shape\":"
+                           "[1],\"data_offsets\":[16,20]}",
                            ""),
                    data),
        "has no tensor for variable 'ymean'"},
@@ -736,8 +736,8 @@ TEST_CASE("bad safetensors files are rejected without changes",
   }
 
   // Metadata, unknown keys in an entry and escapes in names are fine.
-  std::string fancy = replace(good, "{\"w\"",
-                              "{\"__metadata__\":{\"k\":\"v\"},\"\\u0077\"");
+  std::string fancy =
+      replace(good, "{\"w\"", "{\"__metadata__\":{\"k\":\"v\"},\"\\u0077\"");
   fancy = replace(fancy, "\"shape\":[1],", "\"shape\":[1],\"x\":[1,{}],");
   writeFile(path, safetensors(fancy, data));
   CHECK(mlc_model_load_safetensors(m, path.c_str()) == MLC_OK);
@@ -748,8 +748,8 @@ TEST_CASE("bad safetensors files are rejected without changes",
               MLC_ERR_INVALID_ARGUMENT, "cannot open");
   CHECK_ERROR(mlc_model_load_safetensors(m, dir.path.c_str()),
               MLC_ERR_INVALID_ARGUMENT, "is not a regular file");
-  CHECK_ERROR(mlc_model_load_safetensors(m, nullptr),
-              MLC_ERR_INVALID_ARGUMENT, "safetensors path is NULL");
+  CHECK_ERROR(mlc_model_load_safetensors(m, nullptr), MLC_ERR_INVALID_ARGUMENT,
+              "safetensors path is NULL");
   CHECK_ERROR(mlc_model_save_safetensors(m, nullptr, 0),
               MLC_ERR_INVALID_ARGUMENT, "safetensors path is NULL");
 
@@ -821,8 +821,7 @@ TEST_CASE("runs during training see whole steps", "[train]") {
       size_t last = 0;
       while (!done) {
         std::vector<float> got(2);
-        mlc_tensor in = {const_cast<float *>(kInferInput), MLC_F32, 2,
-                         kInferX};
+        mlc_tensor in = {const_cast<float *>(kInferInput), MLC_F32, 2, kInferX};
         mlc_tensor out = {got.data(), MLC_F32, 2, kInferY};
         if (mlc_model_run(model.m, &in, 1, &out, 1) != MLC_OK) {
           ++failures;
