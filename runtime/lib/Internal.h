@@ -12,8 +12,10 @@
 #ifndef MLC_RUNTIME_INTERNAL_H
 #define MLC_RUNTIME_INTERNAL_H
 
+#include "mlc/model_abi.h"
 #include "mlc/runtime.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,9 +27,19 @@ constexpr int32_t kMaxRank = 64;
 constexpr int32_t kMaxTensors = 1 << 20;
 constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 62;
 
+/// The kind of a signature line (see mlc/model_abi.h). Inputs are Param,
+/// Buffer, State and In, in that order; outputs are Out, then Update.
+enum class LineKind : uint8_t { Param, Buffer, State, In, Out, Update };
+
+inline bool isInputKind(LineKind kind) { return kind <= LineKind::In; }
+inline bool isVariableKind(LineKind kind) { return kind < LineKind::In; }
+/// "param", "in", ... as written in signatures.
+const char *lineKindName(LineKind kind);
+
 /// One input or output as declared by the model's signature.
 struct TensorDesc {
   char *name;
+  LineKind kind;
   mlc_dtype dtype;
   int32_t rank;
   int64_t *shape; // NULL when rank == 0
@@ -35,19 +47,23 @@ struct TensorDesc {
   uint64_t sizeBytes;
 };
 
-/// The parsed signature: inputs first, then outputs.
+/// The parsed signature: inputs first, then outputs. The first
+/// numVariableInputs inputs are param/buffer/state lines.
 struct Signature {
   int32_t numInputs;
   int32_t numOutputs;
+  int32_t numVariableInputs;
   TensorDesc *tensors;
 };
 
 /// Parses the signature text described in mlc/model_abi.h into `sig` (which
-/// must be zero-initialized). On failure, writes a message (without prefix)
-/// into `err` and returns false; `sig` must still be released with
+/// must be zero-initialized). Only in/out lines are accepted unless
+/// `allowVariables`, which also accepts param/buffer/state/update lines in
+/// the order the ABI prescribes. On failure, writes a message (without
+/// prefix) into `err` and returns false; `sig` must still be released with
 /// freeSignature.
-bool parseSignature(const char *text, Signature *sig, char *err,
-                    size_t errSize);
+bool parseSignature(const char *text, Signature *sig, char *err, size_t errSize,
+                    bool allowVariables = false);
 void freeSignature(Signature *sig);
 
 /// Known CPU feature names (see model_abi.h); index i is bit i of a mask.
@@ -68,7 +84,77 @@ mlc_status setError(mlc_status status, const char *fmt, ...)
 /// Appends "[d0,d1,...]" to buf (NUL-terminated, truncated to size).
 void formatShape(char *buf, size_t size, const int64_t *shape, int32_t rank);
 
+/// Checks a caller's tensor against its declaration; `kind` and `index` name
+/// it in the message ("input 0 ('x'): ...").
+mlc_status checkTensor(const TensorDesc &want, const mlc_tensor &got,
+                       const char *kind, int32_t index);
+
+/// Allocates a 64-byte aligned block of at least `bytes` (NULL for 0).
+mlc_status allocateWorkspace(uint64_t bytes, void **out);
+
+/// Whether two tensors' sizes and dtypes agree (names aside).
+bool sameType(const TensorDesc &a, const TensorDesc &b);
+
+/// One runtime-owned variable of a trainable model. Two copies: a step reads
+/// the current one and writes the other, then the model flips `current`.
+struct Variable {
+  const TensorDesc *desc; // its line in the train signature
+  mlc_variable_kind kind;
+  void *copies[2];
+};
+
+/// Load-time setup of a trainable model (called by mlc_model_open once the
+/// inference part is loaded): looks up the train/init families, cross-checks
+/// the signatures, allocates the variables and runs init. Sets the error.
+mlc_status setUpTraining(mlc_model *model);
+void destroyTraining(mlc_model *model);
+
+/// Shared/exclusive access to a trainable model's variables; no-ops for
+/// plain models, which are immutable.
+class ReadLock {
+public:
+  explicit ReadLock(const mlc_model *model);
+  ~ReadLock();
+  bool ok() const { return locked || !lock; }
+
+private:
+  pthread_rwlock_t *lock = nullptr;
+  bool locked = false;
+};
+class WriteLock {
+public:
+  explicit WriteLock(mlc_model *model);
+  ~WriteLock();
+  bool ok() const { return locked || !lock; }
+
+private:
+  pthread_rwlock_t *lock = nullptr;
+  bool locked = false;
+};
+
 } // namespace rt
 } // namespace mlc
+
+struct mlc_model {
+  void *handle;
+  char *path;
+  mlc_model_entry_fn entry;
+  uint64_t workspaceBytes;
+  mlc::rt::Signature sig; // inference; its variable inputs come from us
+
+  // Trainable models only; zero otherwise.
+  bool trainable;
+  mlc::rt::Signature trainSig, initSig;
+  mlc_model_entry_fn trainEntry, initEntry;
+  uint64_t trainWorkspaceBytes, initWorkspaceBytes;
+  void *trainWorkspace; // kept across steps: steps are exclusive
+  int32_t numVariables;
+  mlc::rt::Variable *variables;
+  int32_t *inferVariables; // variable index of each variable input of sig
+  int current;             // which copy of every variable is current
+  bool lockReady;
+  // mutable: readers (runs) lock a const model.
+  mutable pthread_rwlock_t lock;
+};
 
 #endif // MLC_RUNTIME_INTERNAL_H

@@ -1,8 +1,10 @@
 //===- Runtime.cpp - the mlc runtime C API --------------------------------===//
 //
 // Loads model.so files through the ABI in mlc/model_abi.h and runs them with
-// full validation of the caller's tensors. A loaded model is immutable, so
-// runs need no locking; each run allocates its own workspace.
+// full validation of the caller's tensors. A plain model is immutable, so
+// runs need no locking; each run allocates its own workspace. A trainable
+// model's runs share its variables with training (see Training.cpp), so they
+// hold its lock for reading.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,14 +20,6 @@
 #include <string.h>
 
 using namespace mlc::rt;
-
-struct mlc_model {
-  void *handle;
-  char *path;
-  mlc_model_entry_fn entry;
-  uint64_t workspaceBytes;
-  Signature sig;
-};
 
 //===----------------------------------------------------------------------===//
 // Errors
@@ -141,6 +135,7 @@ namespace {
 void destroyModel(mlc_model *model) {
   if (!model)
     return;
+  destroyTraining(model);
   freeSignature(&model->sig);
   if (model->handle)
     dlclose(model->handle);
@@ -232,8 +227,13 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
 
+  // The train entry is what makes a model trainable; its inference
+  // signature may then read variables.
+  dlerror();
+  model->trainable = dlsym(model->handle, MLC_TRAIN_PREFIX "_entry");
   char err[1024];
-  if (!parseSignature(signature(), &model->sig, err, sizeof(err))) {
+  if (!parseSignature(signature(), &model->sig, err, sizeof(err),
+                      model->trainable)) {
     setError(MLC_ERR_LOAD, "'%s' has a malformed signature: %s", path, err);
     destroyModel(model);
     return nullptr;
@@ -247,6 +247,10 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
   model->workspaceBytes = workspaceBytes();
+  if (model->trainable && setUpTraining(model) != MLC_OK) {
+    destroyModel(model);
+    return nullptr;
+  }
   return model;
 }
 
@@ -261,7 +265,7 @@ int32_t mlc_model_num_inputs(const mlc_model *model) {
     setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
     return -1;
   }
-  return model->sig.numInputs;
+  return model->sig.numInputs - model->sig.numVariableInputs;
 }
 
 int32_t mlc_model_num_outputs(const mlc_model *model) {
@@ -280,13 +284,16 @@ mlc_status getInfo(const mlc_model *model, bool input, int32_t index,
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
   if (!info)
     return setError(MLC_ERR_INVALID_ARGUMENT, "%s info pointer is NULL", kind);
-  int32_t count = input ? model->sig.numInputs : model->sig.numOutputs;
+  // Callers see only the inputs they pass (not a trainable model's
+  // variables).
+  const Signature &sig = model->sig;
+  int32_t first = input ? sig.numVariableInputs : sig.numInputs;
+  int32_t count = input ? sig.numInputs - first : sig.numOutputs;
   if (index < 0 || index >= count)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "%s index %d out of range (the model has %d %ss)", kind,
                     int(index), int(count), kind);
-  const TensorDesc &t =
-      model->sig.tensors[input ? index : model->sig.numInputs + index];
+  const TensorDesc &t = sig.tensors[first + index];
   info->name = t.name;
   info->dtype = t.dtype;
   info->rank = t.rank;
@@ -306,8 +313,9 @@ int32_t findTensor(const mlc_model *model, bool input, const char *name) {
     setError(MLC_ERR_INVALID_ARGUMENT, "%s name is NULL", kind);
     return -1;
   }
-  int32_t first = input ? 0 : model->sig.numInputs;
-  int32_t count = input ? model->sig.numInputs : model->sig.numOutputs;
+  const Signature &sig = model->sig;
+  int32_t first = input ? sig.numVariableInputs : sig.numInputs;
+  int32_t count = input ? sig.numInputs - first : sig.numOutputs;
   for (int32_t i = 0; i < count; ++i)
     if (strcmp(model->sig.tensors[first + i].name, name) == 0)
       return i;
@@ -347,9 +355,8 @@ uint64_t mlc_model_workspace_size(const mlc_model *model) {
 // Running
 //===----------------------------------------------------------------------===//
 
-namespace {
-mlc_status checkTensor(const TensorDesc &want, const mlc_tensor &got,
-                       const char *kind, int32_t index) {
+mlc_status mlc::rt::checkTensor(const TensorDesc &want, const mlc_tensor &got,
+                                const char *kind, int32_t index) {
   if (!got.data)
     return setError(MLC_ERR_INVALID_ARGUMENT, "%s %d ('%s'): data is NULL",
                     kind, int(index), want.name);
@@ -381,6 +388,31 @@ mlc_status checkTensor(const TensorDesc &want, const mlc_tensor &got,
   return MLC_OK;
 }
 
+bool mlc::rt::sameType(const TensorDesc &a, const TensorDesc &b) {
+  if (a.dtype != b.dtype || a.rank != b.rank)
+    return false;
+  for (int32_t d = 0; d < a.rank; ++d)
+    if (a.shape[d] != b.shape[d])
+      return false;
+  return true;
+}
+
+mlc_status mlc::rt::allocateWorkspace(uint64_t bytes, void **out) {
+  *out = nullptr;
+  if (bytes == 0)
+    return MLC_OK;
+  // Round up so aligned allocators accept the size.
+  uint64_t rounded = (bytes + 63) & ~uint64_t(63);
+  if (rounded < bytes || posix_memalign(out, 64, size_t(rounded)) != 0) {
+    *out = nullptr;
+    return setError(MLC_ERR_OUT_OF_MEMORY,
+                    "cannot allocate the %llu-byte workspace",
+                    (unsigned long long)bytes);
+  }
+  return MLC_OK;
+}
+
+namespace {
 bool overlaps(const void *a, uint64_t aSize, const void *b, uint64_t bSize) {
   if (aSize == 0 || bSize == 0)
     return false;
@@ -395,9 +427,13 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
   if (!model)
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
   const Signature &sig = model->sig;
-  if (numInputs != sig.numInputs)
+  // A trainable model's variable inputs come first and are ours to pass.
+  const int32_t numVars = sig.numVariableInputs;
+  const TensorDesc *inDescs = sig.tensors + numVars;
+  const TensorDesc *outDescs = sig.tensors + sig.numInputs;
+  if (numInputs != sig.numInputs - numVars)
     return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d inputs but got %d",
-                    int(sig.numInputs), int(numInputs));
+                    int(sig.numInputs - numVars), int(numInputs));
   if (numOutputs != sig.numOutputs)
     return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d outputs but got %d",
                     int(sig.numOutputs), int(numOutputs));
@@ -407,44 +443,37 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     return setError(MLC_ERR_INVALID_ARGUMENT, "outputs array is NULL");
 
   for (int32_t i = 0; i < numInputs; ++i)
-    if (mlc_status s = checkTensor(sig.tensors[i], inputs[i], "input", i))
+    if (mlc_status s = checkTensor(inDescs[i], inputs[i], "input", i))
       return s;
   for (int32_t i = 0; i < numOutputs; ++i)
-    if (mlc_status s =
-            checkTensor(sig.tensors[numInputs + i], outputs[i], "output", i))
+    if (mlc_status s = checkTensor(outDescs[i], outputs[i], "output", i))
       return s;
 
   // The generated code assumes outputs alias nothing it reads or writes.
+  // (Variables are our own allocations, so callers cannot alias them.)
   for (int32_t i = 0; i < numOutputs; ++i) {
-    const TensorDesc &out = sig.tensors[numInputs + i];
+    const TensorDesc &out = outDescs[i];
     for (int32_t j = 0; j < numInputs; ++j)
       if (overlaps(outputs[i].data, out.sizeBytes, inputs[j].data,
-                   sig.tensors[j].sizeBytes))
+                   inDescs[j].sizeBytes))
         return setError(MLC_ERR_INVALID_ARGUMENT,
                         "output %d ('%s') overlaps input %d ('%s')", int(i),
-                        out.name, int(j), sig.tensors[j].name);
+                        out.name, int(j), inDescs[j].name);
     for (int32_t j = 0; j < i; ++j)
       if (overlaps(outputs[i].data, out.sizeBytes, outputs[j].data,
-                   sig.tensors[numInputs + j].sizeBytes))
+                   outDescs[j].sizeBytes))
         return setError(MLC_ERR_INVALID_ARGUMENT,
                         "output %d ('%s') overlaps output %d ('%s')", int(i),
-                        out.name, int(j), sig.tensors[numInputs + j].name);
+                        out.name, int(j), outDescs[j].name);
   }
 
-  void *workspace = nullptr;
-  if (model->workspaceBytes) {
-    // Round up so aligned allocators accept the size.
-    uint64_t bytes = (model->workspaceBytes + 63) & ~uint64_t(63);
-    if (bytes < model->workspaceBytes ||
-        posix_memalign(&workspace, 64, size_t(bytes)) != 0)
-      return setError(MLC_ERR_OUT_OF_MEMORY,
-                      "cannot allocate the %llu-byte workspace",
-                      (unsigned long long)model->workspaceBytes);
-  }
+  void *workspace;
+  if (mlc_status s = allocateWorkspace(model->workspaceBytes, &workspace))
+    return s;
 
   // Small models (the common case) need no heap allocation for the buffers.
   void *stackBuffers[32];
-  size_t numBuffers = size_t(numInputs) + size_t(numOutputs);
+  size_t numBuffers = size_t(sig.numInputs) + size_t(numOutputs);
   void **buffers = stackBuffers;
   if (numBuffers > sizeof(stackBuffers) / sizeof(stackBuffers[0])) {
     buffers = static_cast<void **>(malloc(numBuffers * sizeof(void *)));
@@ -454,11 +483,24 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     }
   }
   for (int32_t i = 0; i < numInputs; ++i)
-    buffers[i] = inputs[i].data;
+    buffers[numVars + i] = inputs[i].data;
   for (int32_t i = 0; i < numOutputs; ++i)
-    buffers[numInputs + i] = outputs[i].data;
+    buffers[sig.numInputs + i] = outputs[i].data;
 
-  model->entry(buffers, workspace);
+  {
+    // Train steps, writes and loads replace variables: not during a run.
+    ReadLock lock(model);
+    if (!lock.ok()) {
+      if (buffers != stackBuffers)
+        free(buffers);
+      free(workspace);
+      return setError(MLC_ERR_INTERNAL, "cannot lock the model");
+    }
+    for (int32_t i = 0; i < numVars; ++i)
+      buffers[i] =
+          model->variables[model->inferVariables[i]].copies[model->current];
+    model->entry(buffers, workspace);
+  }
 
   if (buffers != stackBuffers)
     free(buffers);

@@ -84,6 +84,26 @@ bool parseShape(const char *&p, const char *end, int64_t *dims, int32_t &rank,
   }
 }
 
+/// Reads "<kind> " at p; variable kinds only when allowed.
+bool parseKind(const char *&p, const char *lineEnd, bool allowVariables,
+               LineKind &kind) {
+  static const LineKind kKinds[] = {LineKind::In,    LineKind::Out,
+                                    LineKind::Param, LineKind::Buffer,
+                                    LineKind::State, LineKind::Update};
+  for (LineKind k : kKinds) {
+    if (!allowVariables && k != LineKind::In && k != LineKind::Out)
+      continue;
+    const char *name = lineKindName(k);
+    size_t n = strlen(name);
+    if (size_t(lineEnd - p) > n && strncmp(p, name, n) == 0 && p[n] == ' ') {
+      p += n + 1;
+      kind = k;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool sameName(const TensorDesc &a, const TensorDesc &b) {
   return strcmp(a.name, b.name) == 0;
 }
@@ -99,17 +119,36 @@ void mlc::rt::freeSignature(Signature *sig) {
   }
   free(sig->tensors);
   sig->tensors = nullptr;
-  sig->numInputs = sig->numOutputs = 0;
+  sig->numInputs = sig->numOutputs = sig->numVariableInputs = 0;
+}
+
+const char *mlc::rt::lineKindName(LineKind kind) {
+  switch (kind) {
+  case LineKind::Param:
+    return "param";
+  case LineKind::Buffer:
+    return "buffer";
+  case LineKind::State:
+    return "state";
+  case LineKind::In:
+    return "in";
+  case LineKind::Out:
+    return "out";
+  case LineKind::Update:
+    return "update";
+  }
+  return "?";
 }
 
 bool mlc::rt::parseSignature(const char *text, Signature *sig, char *err,
-                             size_t errSize) {
+                             size_t errSize, bool allowVariables) {
   if (!text) {
     snprintf(err, errSize, "signature is NULL");
     return false;
   }
   int32_t capacity = 0;
   int line = 0;
+  LineKind lastKind = LineKind::Param;
   const char *p = text;
   while (*p) {
     ++line;
@@ -117,23 +156,40 @@ bool mlc::rt::parseSignature(const char *text, Signature *sig, char *err,
     if (!lineEnd)
       lineEnd = p + strlen(p);
 
-    // Direction.
-    bool isInput;
-    if (lineEnd - p >= 3 && strncmp(p, "in ", 3) == 0) {
-      isInput = true;
-      p += 3;
-    } else if (lineEnd - p >= 4 && strncmp(p, "out ", 4) == 0) {
-      isInput = false;
-      p += 4;
-    } else {
-      fail(err, errSize, line, "expected 'in ' or 'out ' but got", p,
-           size_t(lineEnd - p));
+    // Kind (direction).
+    LineKind kind;
+    if (!parseKind(p, lineEnd, allowVariables, kind)) {
+      if (allowVariables)
+        fail(err, errSize, line,
+             "expected 'in ', 'out ', 'param ', 'buffer ', 'state ' or "
+             "'update ' but got",
+             p, size_t(lineEnd - p));
+      else if (const char *q = p; parseKind(q, lineEnd, true, kind))
+        fail(err, errSize, line,
+             "variable line in a model that is not trainable (it exports no "
+             "mlc_train_entry):",
+             p, size_t(lineEnd - p));
+      else
+        fail(err, errSize, line, "expected 'in ' or 'out ' but got", p,
+             size_t(lineEnd - p));
       return false;
     }
+    bool isInput = isInputKind(kind);
     if (isInput && sig->numOutputs > 0) {
       fail(err, errSize, line, "input declared after an output");
       return false;
     }
+    // The ABI fixes the order: params, buffers, state, in; then out, update.
+    if (kind < lastKind) {
+      char what[160];
+      snprintf(what, sizeof(what),
+               "'%s' line after '%s' lines (the order is param, buffer, "
+               "state, in, out, update)",
+               lineKindName(kind), lineKindName(lastKind));
+      fail(err, errSize, line, what);
+      return false;
+    }
+    lastKind = kind;
 
     // Dtype.
     const char *dtypeBegin = p;
@@ -204,6 +260,7 @@ bool mlc::rt::parseSignature(const char *text, Signature *sig, char *err,
     t.name = static_cast<char *>(malloc(nameLen + 1));
     t.shape =
         rank ? static_cast<int64_t *>(malloc(sizeof(int64_t) * rank)) : nullptr;
+    t.kind = kind;
     t.dtype = dtype;
     t.rank = rank;
     t.numElements = numElements;
@@ -211,7 +268,9 @@ bool mlc::rt::parseSignature(const char *text, Signature *sig, char *err,
     // Count the entry before checking the allocations so it gets freed.
     if (isInput)
       ++sig->numInputs;
-    else
+    if (isVariableKind(kind))
+      ++sig->numVariableInputs;
+    if (!isInput)
       ++sig->numOutputs;
     if (!t.name || (rank && !t.shape)) {
       snprintf(err, errSize, "out of memory");

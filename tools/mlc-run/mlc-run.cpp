@@ -2,7 +2,8 @@
 //
 // mlc-run MODEL.so [options]: feeds .npy (or seeded random) inputs to a model
 // through the runtime C API, then prints, saves, checks and/or times the
-// outputs. Every failure prints "mlc-run: error: ..." and exits with 1.
+// outputs; with --train, trains a trainable model on .npy data instead.
+// Every failure prints "mlc-run: error: ..." and exits with 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,8 +63,35 @@ running:
                                 outputs, and check all results are bitwise
                                 identical (default 1)
   --info                        print the model's inputs, outputs and
-                                workspace size, then exit
+                                workspace size (and a trainable model's train
+                                inputs and variables), then exit
   -h, --help                    show this help
+
+training (models compiled with mlc-compile --train):
+  --train X.npy Y.npy           train on samples X (first axis: N samples,
+                                the rest: the data train input's per-sample
+                                shape and dtype) and labels/targets Y (N
+                                samples: integers (i64 or i32, converted to
+                                the label input's dtype) for a classifier,
+                                floats for a regression)
+  --epochs E                    passes over the data (default 1); each epoch
+                                shuffles the samples and prints
+                                "epoch E/EPOCHS loss=<mean step loss>
+                                time=<s>s". The last partial batch of an epoch
+                                is dropped.
+  --batch B                     must equal the compiled training batch (dim 0
+                                of the train inputs; the default)
+  --seed N                      seeds the shuffling (default 0)
+  --eval XT.npy YT.npy          after training, run inference on the training
+                                and the test set (in chunks of the inference
+                                batch, the last one zero-padded) and print
+                                "train_accuracy=<x>" and "test_accuracy=<x>"
+                                (argmax over the last axis of output 0 vs
+                                integer labels), or train_mse/test_mse for
+                                float targets
+  --load-weights F.safetensors  load variables before training or running
+  --save-weights F.safetensors  save the params and buffers after training
+                                (or after loading, without --train)
 
 Exit status: 0 on success, 1 on any error (bad usage, bad files, failed runs,
 mismatching outputs).
@@ -97,6 +125,9 @@ struct Options {
   uint64_t seed = 0;
   double rtol = 1e-4;
   double atol = 1e-5;
+  // Training.
+  std::string trainX, trainY, evalX, evalY, loadWeights, saveWeights;
+  int64_t epochs = 0, batch = 0; // 0: not given
 };
 
 int64_t parseInt(const std::string &option, const std::string &text,
@@ -175,6 +206,21 @@ Options parseArgs(int argc, char **argv) {
       opts.rtol = parseTolerance(name, value());
     } else if (name == "--atol") {
       opts.atol = parseTolerance(name, value());
+    } else if (name == "--train" || name == "--eval") {
+      std::string x = value();
+      if (i + 1 >= argc)
+        usageError(name + " expects two files: X.npy Y.npy");
+      std::string y = argv[++i];
+      (name == "--train" ? opts.trainX : opts.evalX) = x;
+      (name == "--train" ? opts.trainY : opts.evalY) = y;
+    } else if (name == "--epochs") {
+      opts.epochs = parseInt(name, value(), 1, 1000000);
+    } else if (name == "--batch") {
+      opts.batch = parseInt(name, value(), 1, INT32_MAX);
+    } else if (name == "--load-weights") {
+      opts.loadWeights = value();
+    } else if (name == "--save-weights") {
+      opts.saveWeights = value();
     } else if (arg.size() > 1 && arg[0] == '-') {
       usageError("unknown option '" + arg + "'");
     } else if (opts.modelPath.empty()) {
@@ -188,6 +234,20 @@ Options parseArgs(int argc, char **argv) {
   }
   if (opts.modelPath.empty())
     usageError("no model given");
+  if (opts.trainX.empty()) {
+    if (opts.epochs)
+      usageError("--epochs needs --train");
+    if (opts.batch)
+      usageError("--batch needs --train");
+    if (!opts.evalX.empty())
+      usageError("--eval needs --train");
+  } else {
+    if (!opts.inputs.empty() || !opts.expects.empty() ||
+        !opts.outputDir.empty() || opts.bench || opts.print ||
+        opts.threads != 1)
+      usageError("--train cannot be combined with -i, --expect, -o, --print, "
+                 "--bench or --threads");
+  }
   return opts;
 }
 
@@ -602,6 +662,287 @@ void runWorker(const mlc_model *model, const std::vector<mlc_tensor> &inputs,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Training
+//===----------------------------------------------------------------------===//
+
+std::vector<Slot> describeTrainInputs(const mlc_model *model) {
+  std::vector<Slot> slots;
+  for (int32_t i = 0, e = mlc_model_num_train_inputs(model); i < e; ++i) {
+    mlc_tensor_info info;
+    if (mlc_model_train_input_info(model, i, &info) != MLC_OK)
+      fatal(mlc_last_error());
+    Slot slot;
+    slot.name = info.name;
+    slot.dtype = info.dtype;
+    slot.shape.assign(info.shape, info.shape + info.rank);
+    slot.numElements = info.num_elements;
+    slot.sizeBytes = info.size_bytes;
+    slots.push_back(std::move(slot));
+  }
+  return slots;
+}
+
+bool isIntDType(mlc_dtype dtype) {
+  return dtype == MLC_I8 || dtype == MLC_I16 || dtype == MLC_I32 ||
+         dtype == MLC_I64 || dtype == MLC_U8;
+}
+
+/// Samples along the first axis of a .npy file, in the dtype of the model
+/// input they feed.
+struct DataSet {
+  std::string path;
+  uint64_t count = 0;
+  uint64_t sampleBytes = 0;
+  uint64_t sampleElements = 0;
+  std::vector<uint8_t> data;
+  const uint8_t *sample(uint64_t i) const {
+    return data.data() + i * sampleBytes;
+  }
+};
+
+/// "f32 [N,4]": the file shape a slot with batch dim 0 accepts.
+std::string samplesType(const Slot &slot) {
+  std::string s = std::string(mlc_dtype_name(slot.dtype)) + " [N";
+  for (size_t d = 1; d < slot.shape.size(); ++d)
+    s += "," + std::to_string(slot.shape[d]);
+  return s + "]";
+}
+
+/// Reads `path` as samples for `slot` (whose dim 0 is the batch). Data must
+/// have the slot's dtype; labels may be any integer dtype for an integer slot
+/// (or any float dtype for a float one) and are converted.
+DataSet readSamples(const std::string &path, const Slot &slot, bool labels,
+                    const char *what) {
+  if (slot.shape.empty())
+    fatal(std::string(what) + " '" + slot.name +
+          "' is a scalar: it has no batch dimension to fill from '" + path +
+          "'");
+  npy::Array array;
+  std::string error;
+  if (!npy::readFile(path, array, error))
+    fatal(error);
+  bool sameSample = array.shape.size() == slot.shape.size() &&
+                    std::equal(array.shape.begin() + 1, array.shape.end(),
+                               slot.shape.begin() + 1);
+  bool intLabels = labels && isIntDType(slot.dtype) && isIntDType(array.dtype);
+  bool floatTargets =
+      labels && npy::isFloatDType(slot.dtype) && npy::isFloatDType(array.dtype);
+  if (!sameSample ||
+      (array.dtype != slot.dtype && !intLabels && !floatTargets)) {
+    std::string want = samplesType(slot);
+    if (labels)
+      want = (isIntDType(slot.dtype) ? "integer labels " : "float targets ") +
+             want;
+    fatal("'" + path + "' holds " + typeString(array.dtype, array.shape) +
+          " but " + what + " '" + slot.name + "' needs " + want +
+          " (compiled shape " + shapeString(slot.shape) + ")");
+  }
+  DataSet set;
+  set.path = path;
+  set.count = uint64_t(array.shape[0]);
+  set.sampleElements = slot.numElements / uint64_t(slot.shape[0]);
+  set.sampleBytes = set.sampleElements * mlc_dtype_size(slot.dtype);
+  if (array.dtype == slot.dtype) {
+    set.data = std::move(array.data);
+    return set;
+  }
+  // Convert element by element (little-endian: an integer's low bytes are
+  // the narrower integer).
+  uint64_t n = array.numElements();
+  size_t size = mlc_dtype_size(slot.dtype);
+  set.data.resize(n * size);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint8_t *dst = set.data.data() + i * size;
+    if (intLabels) {
+      int64_t v = npy::loadInt(array.dtype, array.data.data(), i);
+      memcpy(dst, &v, size);
+      continue;
+    }
+    double v = npy::loadFloat(array.dtype, array.data.data(), i);
+    if (slot.dtype == MLC_F32) {
+      float f = float(v);
+      memcpy(dst, &f, 4);
+    } else if (slot.dtype == MLC_F64) {
+      memcpy(dst, &v, 8);
+    } else {
+      uint16_t h = slot.dtype == MLC_F16 ? npy::floatToHalf(float(v))
+                                         : npy::floatToBF16(float(v));
+      memcpy(dst, &h, 2);
+    }
+  }
+  return set;
+}
+
+/// Accuracy (integer labels) or mean squared error (float targets) of the
+/// inference entry on a data set, in chunks of the inference batch.
+double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
+                const Slot &labelSlot) {
+  std::vector<Slot> inputs = describe(model, true);
+  std::vector<Slot> outputs = describe(model, false);
+  if (inputs.size() != 1)
+    fatal("--eval needs a model whose inference takes one input (this one "
+          "takes " +
+          std::to_string(inputs.size()) + ")");
+  const Slot &in = inputs[0];
+  const Slot &out = outputs[0];
+  if (in.shape.empty() || out.shape.empty() || out.shape[0] != in.shape[0])
+    fatal("--eval needs inference input '" + in.name + "' and output '" +
+          out.name + "' to share their batch dimension (dim 0), but they are " +
+          typeString(in.dtype, in.shape) + " and " +
+          typeString(out.dtype, out.shape));
+  if (!npy::isFloatDType(out.dtype))
+    fatal("--eval needs a float output 0, but '" + out.name + "' is " +
+          typeString(out.dtype, out.shape));
+  uint64_t batch = uint64_t(in.shape[0]);
+  uint64_t inSample = in.sizeBytes / batch;
+  if (inSample != x.sampleBytes)
+    fatal("'" + x.path + "' samples do not fit inference input '" + in.name +
+          "' " + typeString(in.dtype, in.shape));
+  uint64_t outSample = out.numElements / batch;
+  bool classify = isIntDType(labelSlot.dtype);
+  uint64_t classes = out.shape.size() > 1 ? uint64_t(out.shape.back()) : 1;
+  uint64_t perSample = classify ? outSample / classes : outSample;
+  if (perSample != y.sampleElements)
+    fatal("output '" + out.name + "' " + typeString(out.dtype, out.shape) +
+          " gives " + std::to_string(perSample) +
+          (classify ? " predicted labels" : " values") + " per sample, but '" +
+          y.path + "' has " + std::to_string(y.sampleElements));
+
+  Buffer inBuf(in.sizeBytes);
+  std::vector<Buffer> outBufs;
+  std::vector<mlc_tensor> outTensors;
+  for (const Slot &s : outputs) {
+    outBufs.emplace_back(s.sizeBytes);
+    outTensors.push_back(makeTensor(s, outBufs.back().data()));
+  }
+  mlc_tensor inTensor = makeTensor(in, inBuf.data());
+  double total = 0; // correct predictions, or squared errors
+  for (uint64_t first = 0; first < x.count; first += batch) {
+    uint64_t rows = std::min(batch, x.count - first);
+    memcpy(inBuf.data(), x.sample(first), rows * inSample);
+    memset(inBuf.data() + rows * inSample, 0, (batch - rows) * inSample);
+    if (mlc_model_run(model, &inTensor, 1, outTensors.data(),
+                      int32_t(outTensors.size())) != MLC_OK)
+      fatal(std::string("run failed: ") + mlc_last_error());
+    // Padded rows are computed but ignored.
+    for (uint64_t r = 0; r < rows; ++r) {
+      for (uint64_t k = 0; k < perSample; ++k) {
+        uint64_t label = (first + r) * perSample + k;
+        if (classify) {
+          uint64_t base = r * outSample + k * classes, best = 0;
+          double bestValue = -INFINITY;
+          for (uint64_t c = 0; c < classes; ++c) {
+            double v = npy::loadFloat(out.dtype, outBufs[0].data(), base + c);
+            if (v > bestValue) {
+              bestValue = v;
+              best = c;
+            }
+          }
+          total += npy::loadInt(labelSlot.dtype, y.data.data(), label) ==
+                   int64_t(best);
+        } else {
+          double d =
+              npy::loadFloat(out.dtype, outBufs[0].data(), r * outSample + k) -
+              npy::loadFloat(labelSlot.dtype, y.data.data(), label);
+          total += d * d;
+        }
+      }
+    }
+  }
+  return total / double(x.count * perSample);
+}
+
+int runTraining(const Options &opts, mlc_model *model) {
+  std::vector<Slot> slots = describeTrainInputs(model);
+  if (slots.size() != 2)
+    fatal("--train needs a model with two train inputs (data and labels); "
+          "this one has " +
+          std::to_string(slots.size()));
+  const Slot &xs = slots[0], &ys = slots[1];
+  if (xs.shape.empty() || ys.shape.empty() || xs.shape[0] != ys.shape[0])
+    fatal("train inputs '" + xs.name + "' " + typeString(xs.dtype, xs.shape) +
+          " and '" + ys.name + "' " + typeString(ys.dtype, ys.shape) +
+          " do not share a batch dimension (dim 0)");
+  int64_t batch = xs.shape[0];
+  if (opts.batch && opts.batch != batch)
+    fatal("--batch " + std::to_string(opts.batch) +
+          " does not match the model's compiled training batch " +
+          std::to_string(batch) + " (dim 0 of train input '" + xs.name +
+          "'; recompile the model to change it)");
+
+  DataSet x = readSamples(opts.trainX, xs, false, "train input");
+  DataSet y = readSamples(opts.trainY, ys, true, "train input");
+  if (x.count != y.count)
+    fatal("'" + opts.trainX + "' has " + std::to_string(x.count) +
+          " samples but '" + opts.trainY + "' has " + std::to_string(y.count));
+  if (x.count < uint64_t(batch))
+    fatal("'" + opts.trainX + "' has " + std::to_string(x.count) +
+          " samples, fewer than the training batch " + std::to_string(batch));
+  // Read the test set before training so bad files fail fast.
+  DataSet xt, yt;
+  if (!opts.evalX.empty()) {
+    std::vector<Slot> inputs = describe(model, true);
+    if (inputs.size() != 1)
+      fatal("--eval needs a model whose inference takes one input (this one "
+            "takes " +
+            std::to_string(inputs.size()) + ")");
+    xt = readSamples(opts.evalX, xs, false, "train input");
+    yt = readSamples(opts.evalY, ys, true, "train input");
+    if (xt.count != yt.count)
+      fatal("'" + opts.evalX + "' has " + std::to_string(xt.count) +
+            " samples but '" + opts.evalY + "' has " +
+            std::to_string(yt.count));
+  }
+
+  Buffer xb(xs.sizeBytes), yb(ys.sizeBytes);
+  mlc_tensor inputs[2] = {makeTensor(xs, xb.data()), makeTensor(ys, yb.data())};
+  std::vector<uint64_t> order(x.count);
+  for (uint64_t i = 0; i < x.count; ++i)
+    order[i] = i;
+  Random rng{opts.seed};
+  uint64_t steps = x.count / uint64_t(batch);
+  int64_t epochs = opts.epochs ? opts.epochs : 1;
+  for (int64_t epoch = 1; epoch <= epochs; ++epoch) {
+    auto start = std::chrono::steady_clock::now();
+    // Fisher-Yates.
+    for (uint64_t i = x.count - 1; i > 0; --i)
+      std::swap(order[i], order[rng.next() % (i + 1)]);
+    double sum = 0;
+    for (uint64_t s = 0; s < steps; ++s) {
+      for (int64_t r = 0; r < batch; ++r) {
+        uint64_t sample = order[s * uint64_t(batch) + uint64_t(r)];
+        memcpy(xb.data() + r * x.sampleBytes, x.sample(sample), x.sampleBytes);
+        memcpy(yb.data() + r * y.sampleBytes, y.sample(sample), y.sampleBytes);
+      }
+      float loss = 0;
+      if (mlc_model_train_step(model, inputs, 2, &loss) != MLC_OK)
+        fatal(std::string("train step failed: ") + mlc_last_error());
+      sum += loss;
+    }
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    printf("epoch %" PRId64 "/%" PRId64 " loss=%.4g time=%.2fs\n", epoch,
+           epochs, sum / double(steps), seconds);
+    fflush(stdout);
+  }
+
+  if (!opts.evalX.empty()) {
+    // Accuracy in [0,1] with fixed decimals; an MSE may be tiny.
+    bool classify = isIntDType(ys.dtype);
+    const char *format = classify ? "%s_accuracy=%.4f\n" : "%s_mse=%.6g\n";
+    printf(format, "train", evaluate(model, x, y, ys));
+    printf(format, "test", evaluate(model, xt, yt, ys));
+  }
+  if (!opts.saveWeights.empty() &&
+      mlc_model_save_safetensors(model, opts.saveWeights.c_str(), 0) != MLC_OK)
+    fatal(mlc_last_error());
+  mlc_model_close(model);
+  fflush(stdout);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -624,9 +965,43 @@ int main(int argc, char **argv) {
       printf("  %s: %s\n", s.name.c_str(),
              typeString(s.dtype, s.shape).c_str());
     printf("workspace_bytes: %" PRIu64 "\n", mlc_model_workspace_size(model));
+    if (mlc_model_is_trainable(model) == 1) {
+      printf("train inputs:\n");
+      for (const Slot &s : describeTrainInputs(model))
+        printf("  %s: %s\n", s.name.c_str(),
+               typeString(s.dtype, s.shape).c_str());
+      printf("variables:\n");
+      static const char *const kKinds[] = {"?", "param", "buffer", "state"};
+      for (int32_t i = 0, e = mlc_model_num_variables(model); i < e; ++i) {
+        mlc_tensor_info info;
+        mlc_variable_kind kind;
+        if (mlc_model_variable_info(model, i, &info, &kind) != MLC_OK)
+          fatal(mlc_last_error());
+        printf("  %s %s: %s\n", kKinds[kind <= 3 ? kind : 0], info.name,
+               typeString(info.dtype, std::vector<int64_t>(
+                                          info.shape, info.shape + info.rank))
+                   .c_str());
+      }
+    }
     mlc_model_close(model);
     return 0;
   }
+
+  if ((!opts.trainX.empty() || !opts.loadWeights.empty() ||
+       !opts.saveWeights.empty()) &&
+      mlc_model_is_trainable(model) != 1)
+    fatal("'" + opts.modelPath +
+          "' is not a trainable model (compile it "
+          "with mlc-compile --train); " +
+          (!opts.trainX.empty()        ? "--train"
+           : !opts.loadWeights.empty() ? "--load-weights"
+                                       : "--save-weights") +
+          " needs one");
+  if (!opts.loadWeights.empty() &&
+      mlc_model_load_safetensors(model, opts.loadWeights.c_str()) != MLC_OK)
+    fatal(mlc_last_error());
+  if (!opts.trainX.empty())
+    return runTraining(opts, model);
 
   // Inputs: files where given, random values elsewhere.
   std::vector<std::string> inputFiles =
@@ -730,6 +1105,9 @@ int main(int argc, char **argv) {
            warmup);
     printf("median_ms=%.6f min_ms=%.6f\n", median, times.front());
   }
+  if (!opts.saveWeights.empty() &&
+      mlc_model_save_safetensors(model, opts.saveWeights.c_str(), 0) != MLC_OK)
+    fatal(mlc_last_error());
   mlc_model_close(model);
   fflush(stdout);
   return ok ? 0 : 1;

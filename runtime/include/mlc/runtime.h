@@ -6,9 +6,14 @@
  * functions below can be called either by linking libmlc_runtime.a into an
  * application or directly from the model.so (as the Python binding does).
  *
- * Threading: a loaded model is immutable after mlc_model_open; any number of
- * threads may call mlc_model_run on it concurrently (each run allocates its
- * own workspace). mlc_last_error() is per thread.
+ * Threading: any number of threads may call mlc_model_run (and the info,
+ * read and save functions) on a model concurrently; each run allocates its
+ * own workspace. A plain model is immutable after mlc_model_open. A
+ * trainable model's variables change only under mlc_model_train_step,
+ * mlc_model_write_variable, mlc_model_load_safetensors and
+ * mlc_model_reset_variables, which take the model's lock exclusively (they
+ * wait for runs in flight, and runs wait for them). mlc_last_error() is per
+ * thread.
  *
  * See docs/runtime-api.md.
  *===----------------------------------------------------------------------===*/
@@ -28,8 +33,12 @@ extern "C" {
 #define MLC_API
 #endif
 
-/* Bumped on any incompatible change of this header's types or functions. */
+/* Bumped on any incompatible change of this header's types or functions.
+ * Compatible additions do not bump it; the training functions below were
+ * added to version 1 (test for them with MLC_RUNTIME_HAS_TRAINING, or by
+ * looking up mlc_model_is_trainable in a model.so). */
 #define MLC_RUNTIME_API_VERSION 1
+#define MLC_RUNTIME_HAS_TRAINING 1
 
 /* Element types. Values are part of the ABI: never renumber. */
 typedef enum mlc_dtype {
@@ -75,6 +84,13 @@ typedef struct mlc_tensor_info {
 
 typedef struct mlc_model mlc_model;
 
+/* Kinds of the variables of a trainable model. Values are ABI. */
+typedef enum mlc_variable_kind {
+  MLC_VAR_PARAM = 1,  /* trained parameter */
+  MLC_VAR_BUFFER = 2, /* model state read by inference, e.g. running stats */
+  MLC_VAR_STATE = 3   /* optimizer state: momenta, moments, step count */
+} mlc_variable_kind;
+
 /* Version of this runtime's API (MLC_RUNTIME_API_VERSION it was built with). */
 MLC_API uint32_t mlc_runtime_api_version(void);
 
@@ -83,7 +99,9 @@ MLC_API mlc_model *mlc_model_open(const char *path);
 /* Unloads a model. NULL is ignored. No run may be in flight. */
 MLC_API void mlc_model_close(mlc_model *model);
 
-/* Counts; -1 (and an error message) when model is NULL. */
+/* Counts; -1 (and an error message) when model is NULL. For a trainable
+ * model the inputs are only the caller's ('in' lines): the runtime passes
+ * the variables itself. */
 MLC_API int32_t mlc_model_num_inputs(const mlc_model *model);
 MLC_API int32_t mlc_model_num_outputs(const mlc_model *model);
 
@@ -108,6 +126,70 @@ MLC_API mlc_status mlc_model_run(const mlc_model *model,
                                  const mlc_tensor *inputs, int32_t num_inputs,
                                  const mlc_tensor *outputs,
                                  int32_t num_outputs);
+
+/*===--------------------------------------------------------------------===*
+ * Training (models compiled with mlc-compile --train)
+ *
+ * A trainable model owns its variables: parameters (MLC_VAR_PARAM), buffers
+ * read by inference such as batch-norm running statistics (MLC_VAR_BUFFER)
+ * and optimizer state (MLC_VAR_STATE). mlc_model_open allocates them and
+ * sets them to the model's initial values; mlc_model_run uses their current
+ * values. On a model that is not trainable, the counts below are 0 and the
+ * other functions fail with MLC_ERR_INVALID_ARGUMENT.
+ *===--------------------------------------------------------------------===*/
+
+/* 1 if the model is trainable, 0 if not, -1 (and an error) if NULL. */
+MLC_API int32_t mlc_model_is_trainable(const mlc_model *model);
+
+/* The inputs of one training step (the batch, labels included). */
+MLC_API int32_t mlc_model_num_train_inputs(const mlc_model *model);
+MLC_API mlc_status mlc_model_train_input_info(const mlc_model *model,
+                                              int32_t index,
+                                              mlc_tensor_info *info);
+
+/* One optimizer step on a batch: inputs in train-input order, validated like
+ * mlc_model_run's (nothing changes on error). Afterwards every variable
+ * holds its updated value. *loss receives the batch loss (loss may be NULL).
+ * Exclusive: waits for runs in flight. */
+MLC_API mlc_status mlc_model_train_step(mlc_model *model,
+                                        const mlc_tensor *inputs,
+                                        int32_t num_inputs, float *loss);
+
+/* Variables, in the model's order: params, then buffers, then state. kind
+ * may be NULL. Index of the variable with this name, or -1. */
+MLC_API int32_t mlc_model_num_variables(const mlc_model *model);
+MLC_API mlc_status mlc_model_variable_info(const mlc_model *model,
+                                           int32_t index,
+                                           mlc_tensor_info *info,
+                                           mlc_variable_kind *kind);
+MLC_API int32_t mlc_model_find_variable(const mlc_model *model,
+                                        const char *name);
+
+/* Copy a variable's current value out of / into the model. size must be the
+ * variable's size_bytes (dense row-major data of its dtype). Writing is
+ * exclusive. */
+MLC_API mlc_status mlc_model_read_variable(const mlc_model *model,
+                                           int32_t index, void *dst,
+                                           uint64_t size);
+MLC_API mlc_status mlc_model_write_variable(mlc_model *model, int32_t index,
+                                            const void *src, uint64_t size);
+
+/* Sets every variable (optimizer state included) back to the model's
+ * initial values. Exclusive. */
+MLC_API mlc_status mlc_model_reset_variables(mlc_model *model);
+
+/* Writes the params and buffers (and the optimizer state if include_state)
+ * to a safetensors file, atomically: the data goes to a temporary file next
+ * to path that is renamed over it, so on error path is left untouched. */
+MLC_API mlc_status mlc_model_save_safetensors(const mlc_model *model,
+                                              const char *path,
+                                              int32_t include_state);
+/* Loads variables from a safetensors file. Every param and buffer must be
+ * present with its exact dtype and shape; state variables are optional (the
+ * current state is kept for those missing); any other tensor is an error.
+ * Everything is checked first: on error no variable changes. Exclusive. */
+MLC_API mlc_status mlc_model_load_safetensors(mlc_model *model,
+                                              const char *path);
 
 /* Message of the last failed call on this thread ("" if none). Successful
  * calls leave it unchanged. */

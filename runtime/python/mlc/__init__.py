@@ -11,6 +11,16 @@ ctypes and numpy: it loads the model.so and calls the runtime's C API
     y = m(x=x)
     outs = m.run({"x": x})   # {"y": array}
 
+Trainable models (mlc-compile --train) also train in place:
+
+    m.trainable              # True
+    m.train_inputs           # [("x", dtype('float32'), (32, 784)), ("y", ...)]
+    loss = m.train_step(x, y)          # one optimizer step; a float
+    m.variables              # [("w", "param", dtype('float32'), (784, 10))]
+    w = m.get_variable("w"); m.set_variable("w", w * 0)
+    m.reset()                # initial values (optimizer state included)
+    m.save("w.safetensors", include_state=False); m.load_weights(...)
+
 Inputs must have the declared shape. numpy arrays must also have the
 declared dtype (no silent casts); other values (lists, scalars) are converted
 to it when that loses nothing. Failures raise TypeError/ValueError for bad
@@ -104,6 +114,36 @@ _SIGNATURES = {
                        ctypes.POINTER(_Tensor), ctypes.c_int32]),
     "mlc_last_error": (ctypes.c_char_p, []),
 }
+# The training API; a model.so built before it existed lacks these symbols
+# and loads as a plain model.
+_TRAIN_SIGNATURES = {
+    "mlc_model_is_trainable": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_num_train_inputs": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_train_input_info": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32,
+                       ctypes.POINTER(_TensorInfo)]),
+    "mlc_model_train_step": (
+        ctypes.c_int, [_c_model_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
+                       ctypes.POINTER(ctypes.c_float)]),
+    "mlc_model_num_variables": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_variable_info": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32,
+                       ctypes.POINTER(_TensorInfo),
+                       ctypes.POINTER(ctypes.c_int)]),
+    "mlc_model_read_variable": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32, ctypes.c_void_p,
+                       ctypes.c_uint64]),
+    "mlc_model_write_variable": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32, ctypes.c_void_p,
+                       ctypes.c_uint64]),
+    "mlc_model_reset_variables": (ctypes.c_int, [_c_model_p]),
+    "mlc_model_save_safetensors": (
+        ctypes.c_int, [_c_model_p, ctypes.c_char_p, ctypes.c_int32]),
+    "mlc_model_load_safetensors": (
+        ctypes.c_int, [_c_model_p, ctypes.c_char_p]),
+}
+# mlc_variable_kind values.
+_VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
 
 
 def _open_library(path):
@@ -123,6 +163,12 @@ def _open_library(path):
                         "mlc-compile?") from None
         fn.restype = restype
         fn.argtypes = argtypes
+    lib.mlc_has_training = all(hasattr(lib, n) for n in _TRAIN_SIGNATURES)
+    if lib.mlc_has_training:
+        for name, (restype, argtypes) in _TRAIN_SIGNATURES.items():
+            fn = getattr(lib, name)
+            fn.restype = restype
+            fn.argtypes = argtypes
     version = lib.mlc_runtime_api_version()
     if version != _API_VERSION:
         raise Error(f"'{path}' contains runtime API version {version}, but "
@@ -156,6 +202,32 @@ class Model:
                                          len(self.outputs))
         self._input_shapes = [self._c_shape(s) for _, _, s in self.inputs]
         self._output_shapes = [self._c_shape(s) for _, _, s in self.outputs]
+
+        lib = self._lib
+        self.trainable = (lib.mlc_has_training
+                          and lib.mlc_model_is_trainable(handle) == 1)
+        self.train_inputs, self.variables = [], []
+        if self.trainable:
+            self.train_inputs = self._describe(
+                lib.mlc_model_train_input_info,
+                lib.mlc_model_num_train_inputs(handle))
+            self._train_codes = self._codes(lib.mlc_model_train_input_info,
+                                            len(self.train_inputs))
+            self._train_shapes = [self._c_shape(s)
+                                  for _, _, s in self.train_inputs]
+            self._variable_codes = []
+            for i in range(lib.mlc_model_num_variables(handle)):
+                info, kind = _TensorInfo(), ctypes.c_int()
+                if lib.mlc_model_variable_info(handle, i, ctypes.byref(info),
+                                               ctypes.byref(kind)) != 0:
+                    raise Error(self._last_error())
+                self._variable_codes.append(int(info.dtype))
+                dtype = (np.dtype(np.float32) if info.dtype == _BF16
+                         else _DTYPES[info.dtype])
+                self.variables.append((
+                    info.name.decode("utf-8", "replace"),
+                    _VARIABLE_KINDS.get(kind.value, "unknown"), dtype,
+                    tuple(int(info.shape[d]) for d in range(info.rank))))
 
     def _last_error(self):
         return self._lib.mlc_last_error().decode("utf-8", "replace")
@@ -212,11 +284,12 @@ class Model:
         return (f"<mlc.Model '{self.path}' inputs ({fmt(self.inputs)}) "
                 f"outputs ({fmt(self.outputs)})>")
 
-    def _convert(self, index, value):
+    @staticmethod
+    def _convert(tensors, index, value, kind="input"):
         """Returns `value` as a C-contiguous array of the declared dtype and
-        shape for input `index`."""
-        name, dtype, shape = self.inputs[index]
-        label = f"input {index} ('{name}')"
+        shape of tensors[index]."""
+        name, dtype, shape = tensors[index]
+        label = f"{kind} {index} ('{name}')"
         if isinstance(value, np.ndarray):
             if value.dtype != dtype:
                 raise TypeError(
@@ -243,26 +316,29 @@ class Model:
             array = array.copy(order="C")
         return array
 
-    def _bind(self, args, kwargs):
-        """Maps positional and keyword arguments to the inputs, in order."""
-        if len(args) > len(self.inputs):
-            raise TypeError(f"the model takes {len(self.inputs)} inputs but "
+    def _bind(self, args, kwargs, tensors=None, kind="input"):
+        """Maps positional and keyword arguments to the inputs (or other
+        `tensors`), in order."""
+        tensors = self.inputs if tensors is None else tensors
+        if len(args) > len(tensors):
+            raise TypeError(f"the model takes {len(tensors)} {kind}s but "
                             f"{len(args)} were given")
-        values = list(args) + [None] * (len(self.inputs) - len(args))
-        given = [True] * len(args) + [False] * (len(self.inputs) - len(args))
-        names = [name for name, _, _ in self.inputs]
+        values = list(args) + [None] * (len(tensors) - len(args))
+        given = [True] * len(args) + [False] * (len(tensors) - len(args))
+        names = [name for name, _, _ in tensors]
         for key, value in kwargs.items():
             if key not in names:
-                raise TypeError(f"the model has no input named '{key}' "
-                                f"(inputs: {', '.join(names)})")
+                raise TypeError(f"the model has no {kind} named '{key}' "
+                                f"({kind}s: {', '.join(names)})")
             i = names.index(key)
             if given[i]:
-                raise TypeError(f"input '{key}' given twice")
+                raise TypeError(f"{kind} '{key}' given twice")
             values[i], given[i] = value, True
         missing = [n for n, g in zip(names, given) if not g]
         if missing:
-            raise TypeError(f"missing inputs: {', '.join(missing)}")
-        return [self._convert(i, v) for i, v in enumerate(values)]
+            raise TypeError(f"missing {kind}s: {', '.join(missing)}")
+        return [self._convert(tensors, i, v, kind)
+                for i, v in enumerate(values)]
 
     def _run(self, arrays):
         if self._handle is None:
@@ -298,6 +374,88 @@ class Model:
         outputs = self._run(self._bind((), dict(feeds)))
         return {name: array for (name, _, _), array in zip(self.outputs,
                                                            outputs)}
+
+
+    # Training.
+
+    def _require_trainable(self):
+        if self._handle is None:
+            raise Error("the model has been closed")
+        if not self.trainable:
+            raise Error(f"'{self.path}' is not a trainable model (compile it "
+                        "with mlc-compile --train)")
+
+    def train_step(self, *args, **kwargs):
+        """One optimizer step on a batch (the train inputs, positionally or
+        by name); the variables are updated in place. Returns the loss."""
+        self._require_trainable()
+        arrays = self._bind(args, kwargs, self.train_inputs, "train input")
+        arrays = [_to_bf16_bits(a) if code == _BF16 else a
+                  for a, code in zip(arrays, self._train_codes)]
+        c_inputs = (_Tensor * max(len(arrays), 1))()
+        for i, (array, (_, _, shape)) in enumerate(zip(arrays,
+                                                       self.train_inputs)):
+            c_inputs[i] = _Tensor(array.ctypes.data, self._train_codes[i],
+                                  len(shape), self._train_shapes[i])
+        loss = ctypes.c_float()
+        if self._lib.mlc_model_train_step(self._handle, c_inputs, len(arrays),
+                                          ctypes.byref(loss)) != 0:
+            raise Error(self._last_error())
+        return float(loss.value)
+
+    def _variable_index(self, name):
+        self._require_trainable()
+        for i, (n, _, _, _) in enumerate(self.variables):
+            if n == name:
+                return i
+        raise KeyError(f"the model has no variable named '{name}' "
+                       f"(variables: "
+                       f"{', '.join(n for n, _, _, _ in self.variables)})")
+
+    def get_variable(self, name):
+        """A copy of the variable's current value."""
+        i = self._variable_index(name)
+        _, _, dtype, shape = self.variables[i]
+        bf16 = self._variable_codes[i] == _BF16
+        array = np.empty(shape, np.uint16 if bf16 else dtype)
+        if self._lib.mlc_model_read_variable(self._handle, i,
+                                             array.ctypes.data,
+                                             array.nbytes) != 0:
+            raise Error(self._last_error())
+        return _from_bf16_bits(array) if bf16 else array
+
+    def set_variable(self, name, value):
+        """Overwrites a variable (same dtype rules as inputs)."""
+        i = self._variable_index(name)
+        tensors = [(n, d, s) for n, _, d, s in self.variables]
+        array = self._convert(tensors, i, value, "variable")
+        if self._variable_codes[i] == _BF16:
+            array = _to_bf16_bits(array)
+        if self._lib.mlc_model_write_variable(self._handle, i,
+                                              array.ctypes.data,
+                                              array.nbytes) != 0:
+            raise Error(self._last_error())
+
+    def reset(self):
+        """Sets every variable back to its initial value."""
+        self._require_trainable()
+        if self._lib.mlc_model_reset_variables(self._handle) != 0:
+            raise Error(self._last_error())
+
+    def save(self, path, include_state=False):
+        """Writes the params and buffers (and optimizer state if asked) to a
+        safetensors file."""
+        self._require_trainable()
+        if self._lib.mlc_model_save_safetensors(
+                self._handle, os.fsencode(path), int(bool(include_state))):
+            raise Error(self._last_error())
+
+    def load_weights(self, path):
+        """Loads variables from a safetensors file (all or nothing)."""
+        self._require_trainable()
+        if self._lib.mlc_model_load_safetensors(self._handle,
+                                                os.fsencode(path)) != 0:
+            raise Error(self._last_error())
 
 
 def load(path):
