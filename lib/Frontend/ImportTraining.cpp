@@ -370,6 +370,8 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   ret.erase();
   func.setFunctionType(FunctionType::get(
       ctx, body.getArgumentTypes(), ValueRange(results).getTypes()));
+  // The results are new: drop the forward outputs' attributes.
+  func.removeResAttrsAttr();
 
   // Names and kinds for the ABI.
   size_t numVars = vars.size();

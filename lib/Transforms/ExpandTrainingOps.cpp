@@ -141,7 +141,7 @@ void expand(BatchNormTrainOp op, ImplicitLocOpBuilder &b) {
   Value y = AddOp::create(
       b, MulOp::create(b, MulOp::create(b, centered, rstd), scale), bias);
   op.getResult().replaceAllUsesWith(y);
-  ArrayRef<int64_t> flat{channels};
+  SmallVector<int64_t> flat{channels};
   op.getMean().replaceAllUsesWith(ReshapeOp::create(b, mean, flat));
   op.getVariance().replaceAllUsesWith(ReshapeOp::create(b, variance, flat));
 }

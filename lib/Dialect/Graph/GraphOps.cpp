@@ -1090,7 +1090,7 @@ LogicalResult MSELossOp::inferReturnTypes(MLIRContext *,
 static LogicalResult checkLikeParam(std::optional<Location> loc, StringRef op,
                                     ArrayRef<RankedTensorType> types,
                                     ArrayRef<const char *> names) {
-  for (size_t i = 1; i < names.size(); ++i)
+  for (size_t i = 1; i < std::min(names.size(), types.size()); ++i)
     if (types[i] != types[0])
       return fail(loc, op + " " + names[i] + " must have the param's type " +
                            typeStr(types[0]) + ", got " + typeStr(types[i]));

@@ -93,3 +93,28 @@ func.func @main(%a: tensor<2xf32> {mlc.name = ""}) {
 func.func @main(%a: tensor<2xf32>) -> (tensor<2xf32> {mlc.name = "two\nlines"}) {
   return %a : tensor<2xf32>
 }
+
+// -----
+
+// Trainable models: mlc.kind gives the line kind of variables (param,
+// buffer, state) and of their updates.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: {mlc.signature = "param f32 [3] w\0Abuffer f32 [3] mean\0Astate f32 [] adam.step\0Ain f32 [2,3] x\0Aout f32 [] loss\0Aupdate f32 [3] w\0Aupdate f32 [3] mean\0Aupdate f32 [] adam.step\0A"}
+func.func @main(%w: tensor<3xf32> {mlc.name = "w", mlc.kind = "param"}, %m: tensor<3xf32> {mlc.name = "mean", mlc.kind = "buffer"}, %s: tensor<f32> {mlc.name = "adam.step", mlc.kind = "state"}, %x: tensor<2x3xf32> {mlc.name = "x", mlc.kind = "in"}) -> (tensor<f32> {mlc.name = "loss"}, tensor<3xf32> {mlc.name = "w", mlc.kind = "update"}, tensor<3xf32> {mlc.name = "mean", mlc.kind = "update"}, tensor<f32> {mlc.name = "adam.step", mlc.kind = "update"}) {
+  return %s, %w, %m, %s : tensor<f32>, tensor<3xf32>, tensor<3xf32>, tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown mlc.kind 'weight'}}
+func.func @main(%w: tensor<3xf32> {mlc.kind = "weight"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown mlc.kind 'param'}}
+func.func @main() -> (tensor<f32> {mlc.kind = "param"}) {
+  %0 = arith.constant dense<1.0> : tensor<f32>
+  return %0 : tensor<f32>
+}
