@@ -60,7 +60,7 @@ def write_safetensors(path, tensors):
                    key=lambda t: (-np.asarray(t[1]).dtype.itemsize, t[0]))
     header, blobs, offset = {}, [], 0
     for name, a in items:
-        a = np.ascontiguousarray(a)
+        a = np.array(a, order="C")  # ascontiguousarray makes 0-d 1-d
         raw = a.astype(a.dtype.newbyteorder("<")).tobytes()
         header[name] = {"dtype": ST_NAMES[a.dtype], "shape": list(a.shape),
                         "data_offsets": [offset, offset + len(raw)]}
@@ -87,10 +87,14 @@ class Model:
     """A parsed model.json: inputs, outputs, weights (numpy, None where the
     weight has no data), nodes, and the training section with defaults."""
 
-    def __init__(self, path, load_weights=True):
+    def __init__(self, path, load_weights=True, json_obj=None):
+        """json_obj: the parsed model instead of the file's contents (path
+        then only locates the weights_file)."""
         self.path = path
-        with open(path) as f:
-            self.json = json.load(f)
+        if json_obj is None:
+            with open(path) as f:
+                json_obj = json.load(f)
+        self.json = json_obj
         j = self.json
         self.name = j.get("name", os.path.basename(os.path.dirname(path)))
         self.inputs = [(i["name"], i["dtype"], list(i["shape"]))
