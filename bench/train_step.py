@@ -169,6 +169,9 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"runs": args.runs, "warmup": args.warmup,
                        "rounds": args.rounds, "torch": torch.__version__,
+                       "cpus": os.cpu_count(),
+                       "load_average": os.getloadavg()[0],
+                       "compile_flags": args.compile_flags,
                        "results": results}, f, indent=1)
 
 
