@@ -54,6 +54,11 @@ if _python_imports(["onnx"]):
     if _python_imports(["torch", "torchvision"]):
         config.available_features.add("torch")
 
+# The 8x8 digits dataset of python3-sklearn (the training demo's data).
+if os.path.exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/"
+                  "digits.csv.gz"):
+    config.available_features.add("digits")
+
 # Python can only load a sanitized model.so with the sanitizer runtime
 # preloaded; the Python binding tests are skipped in that configuration.
 if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):

@@ -13,11 +13,14 @@ packages=(
 # The test suite also needs ONNX's node tests, the onnx Python package (to
 # build the malformed-model corpus) and PyTorch with torchvision (ONNX
 # models exported by PyTorch, ResNet-18 among them): `--test`, which
-# scripts/test.sh passes. `--dev` adds what regenerating the bundled models'
-# references (models/gen_models.py) and the training data needs.
+# scripts/test.sh passes; it also trains on the digits dataset that
+# python3-sklearn ships. `--train` (scripts/train.sh) adds only that
+# dataset. `--dev` adds what regenerating the bundled models' references
+# (models/gen_models.py) and the training data needs.
 case "${1:-}" in
   --test) packages+=(libonnx-testdata python3-onnx python3-torch
-                     python3-torchvision) ;;
+                     python3-torchvision python3-sklearn) ;;
+  --train) packages+=(python3-sklearn) ;;
   --dev) packages+=(libonnx-testdata python3-onnx python3-torch
                     python3-torchvision python3-sklearn) ;;
 esac
