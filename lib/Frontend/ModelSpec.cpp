@@ -955,17 +955,19 @@ double expectNumber(const Json &v, const std::string &path) {
   return v.get<double>();
 }
 
-/// An optional number in [lo, hi) (hi excluded unless `closed`).
+/// An optional number in [lo, hi), or [lo, hi] when `closed`.
 double numberIn(const Json &obj, const std::string &path, const char *key,
-                double dflt, double lo, double hi, bool required = false) {
+                double dflt, double lo, double hi, bool required = false,
+                bool closed = false) {
   const Json *v = required ? &require(obj, path, key) : optional(obj, key);
   if (!v)
     return dflt;
   std::string p = member(path, key);
   double d = expectNumber(*v, p);
-  if (!(d >= lo && d < hi)) {
+  if (!(d >= lo && (closed ? d <= hi : d < hi))) {
     std::ostringstream os;
-    os << key << " must be in [" << lo << ", " << hi << "), got " << d;
+    os << key << " must be in [" << lo << ", " << hi << (closed ? "]" : ")")
+       << ", got " << d;
     fail(p, os.str());
   }
   return d;
@@ -1069,7 +1071,8 @@ void Parser::parseTraining(const Json &v, const std::string &path) {
       parseName((*trainable)[i], element(tp, i), t.trainable[i]);
   }
   t.batchNormMomentum =
-      numberIn(v, path, "batch_norm_momentum", 0.1, 0, 1.0000001);
+      numberIn(v, path, "batch_norm_momentum", 0.1, 0, 1, /*required=*/false,
+               /*closed=*/true);
 }
 
 /// Names in the training section against the graph (after all are defined).

@@ -9,10 +9,12 @@
 #include "mlc/Frontend/ImportModel.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/ModelEmitter.h"
+#include "mlc/Transforms/Autodiff.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -210,4 +212,195 @@ TEST_CASE("the CPU pipeline produces the model ABI in LLVM IR", "[pipeline]") {
   }
   REQUIRE(succeeded(target::optimize(*llvmModule, *cpu, 2, error)));
   CHECK(llvmModule->getFunction("mlc_model_entry") != nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Autodiff and training
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// func @f(%x: tensor<2x3xf32>, %w: tensor<3xf32>, %u: tensor<3xf32>)
+///     -> tensor<f32> { reduce_sum(x * w) }   (u is unused)
+func::FuncOp buildProduct(OpBuilder &b, ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  Location loc = UnknownLoc::get(ctx);
+  auto f32 = b.getF32Type();
+  auto x = RankedTensorType::get({2, 3}, f32), w = RankedTensorType::get({3}, f32);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(
+      b, loc, "f",
+      b.getFunctionType({x, w, w}, {RankedTensorType::get({}, f32)}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Value prod = graph::MulOp::create(b, loc, body->getArgument(0),
+                                    body->getArgument(1));
+  Value sum = graph::ReduceSumOp::create(b, loc, prod, ArrayRef<int64_t>{0, 1},
+                                         false);
+  func::ReturnOp::create(b, loc, sum);
+  func.setArgAttr(1, "mlc.name", b.getStringAttr("w"));
+  return func;
+}
+} // namespace
+
+TEST_CASE("differentiate builds cotangents of the requested values",
+          "[autodiff]") {
+  MLIRContext &ctx = context();
+  DiagCollector diags(&ctx);
+  OpBuilder b(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  func::FuncOp f = buildProduct(b, *module);
+  Block &body = f.getBody().front();
+  Operation *ret = body.getTerminator();
+  b.setInsertionPoint(ret);
+  Value seed = graph::ConstantOp::create(
+      b, f.getLoc(),
+      DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()), 1.0f));
+  SmallVector<Value> grads;
+  graph::GradientSeed seeds[] = {{ret->getOperand(0), seed}};
+  REQUIRE(succeeded(graph::differentiate(
+      b, body, {body.getArgument(0), body.getArgument(1), body.getArgument(2)},
+      seeds, grads)));
+  CHECK(diags.messages.empty());
+  REQUIRE(grads.size() == 3);
+  for (unsigned i = 0; i < 3; ++i)
+    CHECK(grads[i].getType() == body.getArgument(i).getType());
+  // d/dw sums the broadcast product over the batch: a reduction.
+  Operation *dw = grads[1].getDefiningOp();
+  REQUIRE(dw);
+  bool reduces = false;
+  for (Operation *op = dw; op; op = op->getNumOperands()
+                                         ? op->getOperand(0).getDefiningOp()
+                                         : nullptr)
+    reduces |= isa<graph::ReduceSumOp>(op);
+  CHECK(reduces);
+  // The unused argument gets a zero constant.
+  auto zero = grads[2].getDefiningOp<graph::ConstantOp>();
+  REQUIRE(zero);
+  auto attr = dyn_cast<DenseElementsAttr>(zero.getValue());
+  REQUIRE(attr);
+  CHECK(attr.isSplat());
+  CHECK(attr.getSplatValue<float>() == 0.0f);
+  CHECK(succeeded(verify(*module)));
+}
+
+TEST_CASE("buildGradientFunction adds the VJP function", "[autodiff]") {
+  MLIRContext &ctx = context();
+  DiagCollector diags(&ctx);
+  OpBuilder b(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  func::FuncOp f = buildProduct(b, *module);
+  auto grad = graph::buildGradientFunction(f, {1}, "f_grad");
+  REQUIRE(succeeded(grad));
+  CHECK(grad->getSymName() == "f_grad");
+  // (x, w, u, dresult) -> (result, dw)
+  FunctionType type = grad->getFunctionType();
+  REQUIRE(type.getNumInputs() == 4);
+  CHECK(type.getInput(3) == RankedTensorType::get({}, b.getF32Type()));
+  REQUIRE(type.getNumResults() == 2);
+  CHECK(type.getResult(1) == f.getArgument(1).getType());
+  auto name = grad->getResultAttrOfType<StringAttr>(1, "mlc.name");
+  REQUIRE(name);
+  CHECK(name.getValue() == "dw");
+  CHECK(succeeded(verify(*module)));
+
+  // An out-of-range argument is refused with a message.
+  CHECK(failed(graph::buildGradientFunction(f, {7}, "bad")));
+  CHECK_FALSE(diags.messages.empty());
+}
+
+TEST_CASE("an active value reaching an op without a rule is an error",
+          "[autodiff]") {
+  MLIRContext &ctx = context();
+  DiagCollector diags(&ctx);
+  OpBuilder b(&ctx);
+  Location loc = UnknownLoc::get(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto t = RankedTensorType::get({3}, b.getF32Type());
+  auto func =
+      func::FuncOp::create(b, loc, "g", b.getFunctionType({t, t}, {t}));
+  Block *body = func.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Value m = graph::ModOp::create(b, loc, body->getArgument(0),
+                                 body->getArgument(1), true);
+  func::ReturnOp::create(b, loc, m);
+  CHECK(failed(graph::buildGradientFunction(func, {0}, "g_grad")));
+  REQUIRE_FALSE(diags.messages.empty());
+  CHECK_THAT(diags.messages[0], Catch::Contains("graph.mod"));
+}
+
+TEST_CASE("importTrainingModel builds init, inference and the train step",
+          "[training]") {
+  MLIRContext &ctx = context();
+  DiagCollector diags(&ctx);
+  frontend::ModelSpec spec = linearModel(8);
+  spec.training.present = true;
+  spec.training.batchSize = 5;
+  spec.training.loss = frontend::TrainingSpec::Loss::MSE;
+  spec.training.lossOutput = "z";
+  spec.training.labels = "target";
+  spec.training.optimizer = frontend::TrainingSpec::Optimizer::SGD;
+  spec.training.lr = 0.1;
+  spec.training.momentum = 0.5;
+  auto module = frontend::importTrainingModel(&ctx, spec);
+  REQUIRE(module);
+  CHECK(diags.messages.empty());
+  auto kind = [](func::FuncOp f, unsigned i, bool result) {
+    auto a = result ? f.getResultAttrOfType<StringAttr>(i, "mlc.kind")
+                    : f.getArgAttrOfType<StringAttr>(i, "mlc.kind");
+    return a ? a.getValue().str() : std::string("in");
+  };
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  auto train = module->lookupSymbol<func::FuncOp>("train_step");
+  auto init = module->lookupSymbol<func::FuncOp>("init");
+  REQUIRE(main);
+  REQUIRE(train);
+  REQUIRE(init);
+  // main(w, x) -> z
+  REQUIRE(main.getNumArguments() == 2);
+  CHECK(kind(main, 0, false) == "param");
+  CHECK(kind(main, 1, false) == "in");
+  // train_step(w, w.velocity, x[5, 8], target[5, 4])
+  //   -> (loss, w', w.velocity')
+  REQUIRE(train.getNumArguments() == 4);
+  CHECK(kind(train, 0, false) == "param");
+  CHECK(kind(train, 1, false) == "state");
+  CHECK(train.getArgAttrOfType<StringAttr>(1, "mlc.name").getValue() ==
+        "w.velocity");
+  CHECK(train.getArgument(2).getType() ==
+        RankedTensorType::get({5, 8}, Float32Type::get(&ctx)));
+  CHECK(train.getArgAttrOfType<StringAttr>(3, "mlc.name").getValue() ==
+        "target");
+  REQUIRE(train.getNumResults() == 3);
+  CHECK(kind(train, 0, true) == "out");
+  CHECK(kind(train, 1, true) == "update");
+  CHECK(kind(train, 2, true) == "update");
+  size_t updates = 0;
+  train.walk([&](graph::SGDUpdateOp) { ++updates; });
+  CHECK(updates == 1);
+  // init() -> (w, w.velocity): the weight's data and zeros
+  CHECK(init.getNumArguments() == 0);
+  CHECK(init.getNumResults() == 2);
+
+  // Without the section: an error, no module.
+  DiagCollector more(&ctx);
+  CHECK_FALSE(frontend::importTrainingModel(&ctx, linearModel(8)));
+  REQUIRE(more.messages.size() == 1);
+  CHECK_THAT(more.messages[0], Catch::Contains("no 'training' section"));
+}
+
+TEST_CASE("importModel can take weights as arguments", "[frontend]") {
+  MLIRContext &ctx = context();
+  DiagCollector diags(&ctx);
+  auto module = frontend::importModel(&ctx, linearModel(8), {"w"});
+  REQUIRE(module);
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  REQUIRE(main.getNumArguments() == 2);
+  CHECK(main.getArgAttrOfType<StringAttr>(0, "mlc.name").getValue() == "w");
+  CHECK(main.getArgAttrOfType<StringAttr>(1, "mlc.name").getValue() == "x");
+  size_t constants = 0;
+  main.walk([&](graph::ConstantOp) { ++constants; });
+  CHECK(constants == 0);
+  CHECK_FALSE(frontend::importModel(&ctx, linearModel(8), {"nope"}));
+  CHECK_THAT(diags.messages.back(), Catch::Contains("no weight named 'nope'"));
 }

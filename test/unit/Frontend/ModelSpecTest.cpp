@@ -991,3 +991,102 @@ TEST_CASE("a failed parse leaves an empty spec") {
   CHECK(spec.nodes.empty());
   CHECK(spec.inputs.empty());
 }
+
+//===----------------------------------------------------------------------===//
+// The training section
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A two-layer model whose weights have no data, with `training`.
+std::string withTraining(const std::string &training) {
+  return R"({"version": 1,
+             "inputs": [{"name": "x", "dtype": "f32", "shape": [1, 3]}],
+             "outputs": ["y"],
+             "weights": [{"name": "w", "dtype": "f32", "shape": [3, 2]},
+                         {"name": "k", "dtype": "i64", "shape": [1], "data": [2]}],
+             "nodes": [{"op": "matmul", "inputs": ["x", "w"], "outputs": ["y"]}],
+             "training": )" +
+         training + "}";
+}
+} // namespace
+
+TEST_CASE("the training section parses with defaults") {
+  ModelSpec spec;
+  expectOk(withTraining(R"({"batch_size": 16,
+      "loss": {"type": "softmax_cross_entropy", "output": "y", "labels": "t"},
+      "optimizer": {"type": "adam", "lr": 0.01},
+      "init": {"method": "random", "seed": 9}})"),
+           spec);
+  const TrainingSpec &t = spec.training;
+  CHECK(t.present);
+  CHECK(t.batchSize == 16);
+  CHECK(t.loss == TrainingSpec::Loss::SoftmaxCrossEntropy);
+  CHECK(t.lossOutput == "y");
+  CHECK(t.labels == "t");
+  CHECK(t.optimizer == TrainingSpec::Optimizer::Adam);
+  CHECK(t.lr == 0.01);
+  CHECK(t.beta1 == 0.9);
+  CHECK(t.beta2 == 0.999);
+  CHECK(t.epsilon == 1e-8);
+  CHECK(t.weightDecay == 0);
+  CHECK(t.randomInit);
+  CHECK(t.seed == 9);
+  CHECK(t.trainable.empty());
+  CHECK(t.batchNormMomentum == 0.1);
+  // Random init: the weight needs no data.
+  CHECK(spec.weights[0].data.empty());
+
+  ModelSpec sgd;
+  std::string text = withTraining(R"({"batch_size": 2,
+      "loss": {"type": "mse", "output": "y", "target": "t"},
+      "optimizer": {"type": "sgd", "lr": 0.5, "momentum": 0.9,
+                    "nesterov": true, "weight_decay": 0.001},
+      "trainable": ["w"], "batch_norm_momentum": 0.3})");
+  std::string noData = R"("shape": [3, 2]})";
+  text.replace(text.find(noData), noData.size(),
+               R"("shape": [3, 2], "data": [1, 2, 3, 4, 5, 6]})");
+  expectOk(text, sgd);
+  CHECK(sgd.training.loss == TrainingSpec::Loss::MSE);
+  CHECK(sgd.training.optimizer == TrainingSpec::Optimizer::SGD);
+  CHECK(sgd.training.momentum == 0.9);
+  CHECK(sgd.training.nesterov);
+  CHECK(sgd.training.weightDecay == 0.001);
+  CHECK_FALSE(sgd.training.randomInit);
+  CHECK(sgd.training.trainable == std::vector<std::string>{"w"});
+  CHECK(sgd.training.batchNormMomentum == 0.3);
+
+  ModelSpec none;
+  expectOk(withNodes(R"({"op": "relu", "inputs": ["x"], "outputs": ["y"]})"),
+           none);
+  CHECK_FALSE(none.training.present);
+}
+
+TEST_CASE("training section errors name their JSON path") {
+  const char *sce =
+      R"("loss": {"type": "softmax_cross_entropy", "output": "y", "labels": "t"})";
+  auto with = [&](const std::string &rest) {
+    return withTraining(std::string(R"({"batch_size": 4, )") + sce + ", " +
+                        rest + "}");
+  };
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 0})"),
+              "training.optimizer.lr", "lr must be in [1e-30, inf), got 0");
+  expectError(with(R"("optimizer": {"type": "adam", "lr": 1, "beta2": 1})"),
+              "training.optimizer.beta2", "beta2 must be in [0, 1), got 1");
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1, "nesterov": 1})"),
+              "training.optimizer.nesterov", "expected true or false");
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1},
+                      "init": {"method": "random", "seed": -1})"),
+              "training.init.seed", "seed must not be negative");
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1}, "trainable": [])"),
+              "training.trainable", "expected at least one weight name");
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1}, "trainable": ["x"],
+                      "init": {"method": "random"})"),
+              "training.trainable[0]", "'x' is not a weight of the model");
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1},
+                      "batch_norm_momentum": 2)"),
+              "training.batch_norm_momentum",
+              "batch_norm_momentum must be in [0, 1], got 2");
+  // Without random init every weight needs data.
+  expectError(with(R"("optimizer": {"type": "sgd", "lr": 1})"), "weights[0]",
+              "weight 'w' has no inline data and there is no weights_file");
+}
