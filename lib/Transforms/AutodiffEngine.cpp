@@ -177,15 +177,19 @@ LogicalResult Differentiator::run(Block &body, ArrayRef<Value> wrt,
       accumulate(s.value, s.cotangent);
   }
 
-  // Active ops, last to first.
+  // Active ops, last to first. On failure the partial reverse pass is
+  // erased, so the caller's IR is left as it was.
   for (Operation *op : llvm::reverse(ops)) {
     if (isNonDifferentiable(op))
       continue;
     bool active = llvm::any_of(op->getResults(), [&](Value r) {
       return varied.contains(r) && useful.contains(r);
     });
-    if (active && failed(differentiateOp(op)))
+    if (active && failed(differentiateOp(op))) {
+      for (Operation *newOp : llvm::reverse(created.ops))
+        newOp->erase();
       return failure();
+    }
   }
 
   grads.clear();
