@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ONNXBuilders.h"
+#include "mlc/Dialect/Graph/VJPUtils.h"
 
 #include <cmath>
 #include <map>
@@ -182,44 +183,6 @@ LogicalResult convertConv(N &n) {
   return out(n, y);
 }
 
-/// Inserts stride-1 zeros between elements along `axis` (length L ->
-/// (L-1)*s+1): the input side of a transposed convolution.
-FailureOr<Value> dilateAxis(N &n, Value x, int64_t axis, int64_t s) {
-  if (s == 1)
-    return x;
-  SmallVector<int64_t> shape(N::shapeOf(x));
-  int64_t len = shape[axis];
-  SmallVector<int64_t> expanded(shape);
-  expanded.insert(expanded.begin() + axis + 1, 1);
-  MLC_TRY(xe, reshape(n, x, expanded));
-  SmallVector<int64_t> zshape(expanded);
-  zshape[axis + 1] = s - 1;
-  auto ztype = RankedTensorType::get(zshape, N::elementTypeOf(x));
-  Value zeros = n.constant(ztype, SmallVector<double>(product(zshape), 0.0));
-  MLC_TRY(cat, concat(n, {xe, zeros}, axis + 1));
-  SmallVector<int64_t> merged(shape);
-  merged[axis] = len * s;
-  MLC_TRY(flat, reshape(n, cat, merged));
-  return sliceAxis(n, flat, axis, 0, (len - 1) * s + 1);
-}
-
-/// Pads (positive) or crops (negative) `axis` at both ends with zeros.
-FailureOr<Value> padOrCrop(N &n, Value x, int64_t axis, int64_t begin,
-                           int64_t end) {
-  int64_t len = N::shapeOf(x)[axis];
-  if (begin < 0 || end < 0) {
-    int64_t b = std::max<int64_t>(0, -begin), e = std::max<int64_t>(0, -end);
-    if (b + e >= len)
-      return n.unsupported("padding that removes the whole input"), failure();
-    MLC_TRY(c, sliceAxis(n, x, axis, b, len - e));
-    x = c;
-  }
-  SmallVector<int64_t> pads(2 * N::rankOf(x), 0);
-  pads[axis] = std::max<int64_t>(0, begin);
-  pads[axis + N::rankOf(x)] = std::max<int64_t>(0, end);
-  return padConstant(n, x, pads, 0.0);
-}
-
 LogicalResult convertConvTranspose(N &n) {
   Value x = n.input(0), w = n.input(1), bias = n.input(2);
   int64_t rank = N::rankOf(x);
@@ -268,54 +231,63 @@ LogicalResult convertConvTranspose(N &n) {
       return n.unsupported("auto_pad '" + autoPad + "'");
     }
   }
-  // Filter [C, M/g, k...] -> [M, C/g, k...], spatially flipped.
+  // graph::buildConvTranspose2D builds it (shared with conv2d's gradient):
+  // the full result, (in - 1) * stride + keff long, loses pads.begin at the
+  // start and pads.end - output_padding at the end. Shapes it cannot take
+  // are reported here, since its ops infer their types without a node to
+  // blame.
   ArrayRef<int64_t> ws = N::shapeOf(w);
+  if (N::rankOf(w) != rank || win.kernel != wk)
+    return n.error() << "the filter must have rank " << rank
+                     << " and match kernel_shape",
+           failure();
+  if (group <= 0)
+    return n.error() << "group must be positive", failure();
   int64_t c = ws[0], mg = ws[1];
   if (c % group)
     return n.error() << "filter channels " << c << " not divisible by group "
                      << group,
            failure();
-  SmallVector<int64_t> grouped = {group, c / group, mg};
-  grouped.append(wk.begin(), wk.end());
-  MLC_TRY(wg, reshape(n, w, grouped));
-  SmallVector<int64_t> perm = {0, 2, 1};
-  for (size_t i = 0; i < d; ++i)
-    perm.push_back(3 + i);
-  MLC_TRY(wt, transpose(n, wg, perm));
-  SmallVector<int64_t> flat = {group * mg, c / group};
-  flat.append(wk.begin(), wk.end());
-  MLC_TRY(wf, reshape(n, wt, flat));
-  Value filter = wf;
+  if (N::shapeOf(x)[1] != c)
+    return n.error() << "input has " << N::shapeOf(x)[1]
+                     << " channels but the filter expects " << c,
+           failure();
+  if (!isa<FloatType>(N::elementTypeOf(x)) ||
+      N::elementTypeOf(w) != N::elementTypeOf(x) ||
+      (bias && N::elementTypeOf(bias) != N::elementTypeOf(x)))
+    return n.error() << "input, filter and bias must have the same float "
+                        "element type",
+           failure();
+  if (bias && (N::rankOf(bias) != 1 || N::shapeOf(bias)[0] != group * mg))
+    return n.error() << "bias must have shape [" << group * mg << "]",
+           failure();
+  SmallVector<int64_t> strides(win.strides), dilations(win.dilations),
+      cropBegin, cropEnd;
   for (size_t i = 0; i < d; ++i) {
-    SmallVector<int64_t> rev = iota(wk[i]);
-    std::reverse(rev.begin(), rev.end());
-    MLC_TRY(fl, takeAxis(n, filter, 2 + i, rev));
-    filter = fl;
+    int64_t cb = p[i].begin, ce = p[i].end - outPad[i];
+    if ((in[i] - 1) * win.strides[i] + keff[i] - cb - ce <= 0)
+      return n.unsupported("padding that removes the whole output");
+    // Crops beyond the kernel's reach cut into the zero-dilated input.
+    int64_t cutBegin = std::max<int64_t>(0, cb - (keff[i] - 1));
+    int64_t cutEnd =
+        std::max<int64_t>(0, ce - (keff[i] - 1) + win.strides[i] - 1);
+    if (cutBegin + cutEnd >= in[i] * win.strides[i])
+      return n.unsupported("padding that removes the whole input");
+    cropBegin.push_back(cb);
+    cropEnd.push_back(ce);
   }
-  // Input: zeros between elements, then the complementary padding.
-  Value xin = x;
-  for (size_t i = 0; i < d; ++i) {
-    MLC_TRY(dil, dilateAxis(n, xin, 2 + i, win.strides[i]));
-    MLC_TRY(pd, padOrCrop(n, dil, 2 + i, keff[i] - 1 - p[i].begin,
-                          keff[i] - 1 - p[i].end + outPad[i]));
-    xin = pd;
-  }
-  SmallVector<int64_t> ones(2, 1), dil2(win.dilations);
   if (d == 1) {
-    MLC_TRY(x2, liftTo2D(n, xin));
-    MLC_TRY(f2, liftTo2D(n, filter));
-    xin = x2;
-    filter = f2;
-    dil2.insert(dil2.begin(), 1);
+    MLC_TRY(x2, liftTo2D(n, x));
+    MLC_TRY(w2, liftTo2D(n, w));
+    x = x2;
+    w = w2;
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    cropBegin.insert(cropBegin.begin(), 0);
+    cropEnd.insert(cropEnd.begin(), 0);
   }
-  SmallVector<Value> operands = {xin, filter};
-  if (bias)
-    operands.push_back(bias);
-  MLC_TRY(
-      y,
-      n.emit("conv2d", operands,
-             {n.arrayAttr("strides", ones), n.arrayAttr("pads", {0, 0, 0, 0}),
-              n.arrayAttr("dilations", dil2), n.i64Attr("groups", group)}));
+  Value y = graph::buildConvTranspose2D(n.b, n.loc, x, w, bias, strides,
+                                        dilations, group, cropBegin, cropEnd);
   if (d == 1) {
     ArrayRef<int64_t> s = N::shapeOf(y);
     return out(n, reshape(n, y, {s[0], s[1], s[3]}));

@@ -69,8 +69,8 @@ private:
 
 SmallVector<Operation *> Differentiator::forwardOps(Block &body) {
   SmallVector<Operation *> ops;
-  Block::iterator end = b.getInsertionBlock() == &body ? b.getInsertionPoint()
-                                                       : body.end();
+  Block::iterator end =
+      b.getInsertionBlock() == &body ? b.getInsertionPoint() : body.end();
   for (Operation &op : llvm::make_range(body.begin(), end))
     ops.push_back(&op);
   return ops;
@@ -110,10 +110,10 @@ LogicalResult Differentiator::differentiateOp(Operation *op) {
            << " depends on a differentiated argument; autodiff must run "
               "before fusion)";
   if (!vjp)
-    return op->emitError()
-           << "cannot differentiate '" << op->getName()
-           << "': it has no gradient rule (" << activeOperand(op, varied)
-           << " depends on a differentiated argument)";
+    return op->emitError() << "cannot differentiate '" << op->getName()
+                           << "': it has no gradient rule ("
+                           << activeOperand(op, varied)
+                           << " depends on a differentiated argument)";
   SmallVector<Value> dxs;
   if (failed(vjp.buildVJP(b, dys, dxs)))
     return failure();
@@ -177,15 +177,19 @@ LogicalResult Differentiator::run(Block &body, ArrayRef<Value> wrt,
       accumulate(s.value, s.cotangent);
   }
 
-  // Active ops, last to first.
+  // Active ops, last to first. On failure the partial reverse pass is
+  // erased, so the caller's IR is left as it was.
   for (Operation *op : llvm::reverse(ops)) {
     if (isNonDifferentiable(op))
       continue;
     bool active = llvm::any_of(op->getResults(), [&](Value r) {
       return varied.contains(r) && useful.contains(r);
     });
-    if (active && failed(differentiateOp(op)))
+    if (active && failed(differentiateOp(op))) {
+      for (Operation *newOp : llvm::reverse(created.ops))
+        newOp->erase();
       return failure();
+    }
   }
 
   grads.clear();
@@ -278,8 +282,7 @@ FailureOr<func::FuncOp> buildGradientFunction(func::FuncOp func,
   auto nameOf = [&](DictionaryAttr attrs) -> StringAttr {
     return attrs ? attrs.getAs<StringAttr>("mlc.name") : StringAttr();
   };
-  auto setName = [&](auto setter, unsigned i, StringAttr base,
-                     bool prefixed) {
+  auto setName = [&](auto setter, unsigned i, StringAttr base, bool prefixed) {
     if (base)
       setter(i, StringAttr::get(ctx, (prefixed ? "d" : "") + base.str()));
   };

@@ -15,8 +15,11 @@ Directives (comment lines in the case):
   // fd-wrt: I,J,...  the arguments to differentiate (default: every float)
   // fd-tol: RTOL ATOL  (default 1e-6 1e-7)
   // fd-step: H        (default 1e-6)
+  // fd-no-f32         skip the f32 build (cases that mix element types)
   // fd-passes: P     extra mlc-opt passes after autodiff (e.g.
                       --graph-expand-training-ops)
+Then the case is rebuilt with f32 tensors (same rules, same inputs rounded
+to f32): its VJP must match the f64 one to f32 accuracy (--no-f32 skips).
 --perturb changes one element of the computed gradient, so the check must
 fail: it shows the comparison bites.
 """
@@ -51,6 +54,7 @@ def parse_case(text):
         "atol": float(tol.group(2)) if tol else 1e-7,
         "passes": " ".join(passes).split(),
         "step": float(step.group(1)) if step else 1e-6,
+        "no_f32": "// fd-no-f32" in text,
     }
 
 
@@ -95,11 +99,44 @@ def run(cmd):
         sys.exit(1)
 
 
+def check_f32(opts, case, build, xs, seeds, grads, wrt, name):
+    """The same rules on f32 tensors: the f32 gradient function, fed the
+    same inputs rounded to f32, must agree with the f64 VJP to f32
+    accuracy. Returns the number of mismatching gradients."""
+    with open(opts.case) as f:
+        text = f.read()
+    text = re.sub(r"tensor<([^>]*)f64>", r"tensor<\1f32>", text)
+    source = os.path.join(opts.work, "case_f32.mlir")
+    with open(source, "w") as f:
+        f.write(text)
+    model = build(source, "grad_f32")
+    nres = len(case["results"])
+    as32 = [a.astype(np.float32) if a.dtype == np.float64 else a for a in xs]
+    seeds32 = [s.astype(np.float32) for s in seeds]
+    outs = model(*as32, *seeds32)
+    outs = outs if isinstance(outs, tuple) else (outs,)
+    failures = 0
+    for k, i in enumerate(wrt):
+        got = np.array(outs[nres + k], dtype=np.float64)
+        ref = grads[k]
+        scale = 1.0 + (np.max(np.abs(ref)) if ref.size else 0.0)
+        err = np.abs(got - ref)
+        bound = 1e-4 * scale + 1e-3 * np.abs(ref)
+        if err.size and np.max(err / bound) > 1.0:
+            j = int(np.argmax(err / bound))
+            failures += 1
+            print(f"MISMATCH {name} (f32): d/darg{i} element {j}: "
+                  f"{got.reshape(-1)[j]:.8g}, f64 VJP {ref.reshape(-1)[j]:.8g}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case")
     ap.add_argument("--work", required=True)
     ap.add_argument("--perturb", action="store_true")
+    ap.add_argument("--no-f32", action="store_true",
+                    help="skip the f32 build of the same rules")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--mlc-opt", default="mlc-opt")
     ap.add_argument("--mlc-compile", default="mlc-compile")
@@ -108,18 +145,22 @@ def main():
         case = parse_case(f.read())
     name = os.path.splitext(os.path.basename(opts.case))[0]
     os.makedirs(opts.work, exist_ok=True)
-    grad_mlir = os.path.join(opts.work, "grad.mlir")
-    grad_so = os.path.join(opts.work, "grad.so")
     wrt = case["wrt"]
     if wrt is None:
         wrt = [i for i, e in enumerate(case["args"]) if e.startswith("f")]
     autodiff = "--graph-autodiff=func=f grad-name=main wrt=" + ",".join(
         map(str, wrt))
-    run([opts.mlc_opt, opts.case, autodiff, *case["passes"],
-         "--symbol-privatize=exclude=main", "--symbol-dce", "-o", grad_mlir])
-    run([opts.mlc_compile, grad_mlir, "-o", grad_so])
 
-    model = mlc.load(grad_so)
+    def build(source, tag):
+        grad_mlir = os.path.join(opts.work, tag + ".mlir")
+        grad_so = os.path.join(opts.work, tag + ".so")
+        run([opts.mlc_opt, source, autodiff, *case["passes"],
+             "--symbol-privatize=exclude=main", "--symbol-dce", "-o",
+             grad_mlir])
+        run([opts.mlc_compile, grad_mlir, "-o", grad_so])
+        return mlc.load(grad_so)
+
+    model = build(opts.case, "grad")
     nargs, nres = len(case["args"]), len(case["results"])
     rng = np.random.default_rng(opts.seed)
     xs = []
@@ -171,8 +212,10 @@ def main():
                   f"{got.reshape(-1)[j]:.12g}, finite differences "
                   f"{fd.reshape(-1)[j]:.12g} (abs err {err.reshape(-1)[j]:.3g}"
                   f", input {x.reshape(-1)[j]:.6g})")
+    if not (opts.no_f32 or case["no_f32"]):
+        failures += check_f32(opts, case, build, xs, seeds, grads, wrt, name)
     if failures:
-        print(f"FAIL {name}: {failures} of {len(wrt)} gradients wrong")
+        print(f"FAIL {name}: {failures} mismatches in {len(wrt)} gradients")
         return 1
     print(f"PASS {name}: {len(wrt)} gradients, worst error/tolerance "
           f"{worst[0]:.3g}")

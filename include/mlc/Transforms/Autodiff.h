@@ -25,7 +25,12 @@ struct GradientSeed {
 /// `body` after every forward op that the seeds depend on. The forward ops
 /// are the graph ops of `body` before the insertion point. On success,
 /// `grads[i]` is the cotangent of `wrt[i]` (a zero constant when `wrt[i]`
-/// does not influence any seed). Errors are emitted at the offending op.
+/// does not influence any seed). Errors are emitted at the offending op;
+/// on failure no ops are left behind.
+///
+/// Seeds on values that do not depend on `wrt` are ignored; the reverse pass
+/// contains only ops that some `grads[i]` uses (cotangents of operands that
+/// do not depend on `wrt` are erased again).
 mlir::LogicalResult differentiate(mlir::OpBuilder &builder, mlir::Block &body,
                                   mlir::ArrayRef<mlir::Value> wrt,
                                   mlir::ArrayRef<GradientSeed> seeds,

@@ -57,10 +57,8 @@ MLC_UNARY_VJP(AcosOp, e.neg(e.mul(g, e.rsqrt(oneMinusSquare(e, x)))))
 MLC_UNARY_VJP(AtanOp, e.div(g, e.add(e.scalar(x, 1.0), e.mul(x, x))))
 MLC_UNARY_VJP(SinhOp, e.mul(g, CoshOp::create(builder, getLoc(), x)))
 MLC_UNARY_VJP(CoshOp, e.mul(g, SinhOp::create(builder, getLoc(), x)))
-MLC_UNARY_VJP(AsinhOp,
-              e.mul(g, e.rsqrt(e.add(e.mul(x, x), e.scalar(x, 1.0)))))
-MLC_UNARY_VJP(AcoshOp,
-              e.mul(g, e.rsqrt(e.sub(e.mul(x, x), e.scalar(x, 1.0)))))
+MLC_UNARY_VJP(AsinhOp, e.mul(g, e.rsqrt(e.add(e.mul(x, x), e.scalar(x, 1.0)))))
+MLC_UNARY_VJP(AcoshOp, e.mul(g, e.rsqrt(e.sub(e.mul(x, x), e.scalar(x, 1.0)))))
 MLC_UNARY_VJP(AtanhOp, e.div(g, oneMinusSquare(e, x)))
 
 #undef MLC_UNARY_VJP
@@ -87,8 +85,8 @@ LogicalResult GeluOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
     Value cdf = e.mul(
         half, e.add(one, ErfOp::create(builder, getLoc(),
                                        e.scale(x, 1.0 / std::sqrt(2.0)))));
-    Value pdf = e.scale(e.exp(e.scale(e.mul(x, x), -0.5)),
-                        1.0 / std::sqrt(2.0 * M_PI));
+    Value pdf =
+        e.scale(e.exp(e.scale(e.mul(x, x), -0.5)), 1.0 / std::sqrt(2.0 * M_PI));
     d = e.add(cdf, e.mul(x, pdf));
   }
   dxs.push_back(e.mul(g, d));

@@ -36,7 +36,7 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
   ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
   ArrayRef<int64_t> ws = tensorTypeOf(w).getShape();
   ArrayRef<int64_t> gs = tensorTypeOf(g).getShape();
-  int64_t n = xs[0], c = xs[1], o = ws[0], cg = ws[1];
+  int64_t n = xs[0], o = ws[0], cg = ws[1];
 
   // Input: the transposed convolution of g. Rows of the padded input past
   // the last window (the stride remainder) get zeros: cropEnd shrinks.
@@ -46,8 +46,8 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
     int64_t rem = xs[2 + i] + p[i] + p[i + 2] - keff - (gs[2 + i] - 1) * s[i];
     cropEnd.push_back(p[i + 2] - rem);
   }
-  dxs.push_back(buildConvTranspose2D(builder, loc, g, w, /*bias=*/nullptr, s,
-                                     d, groups, cropBegin, cropEnd));
+  dxs.push_back(buildConvTranspose2D(builder, loc, g, w, /*bias=*/nullptr, s, d,
+                                     groups, cropBegin, cropEnd));
 
   // Filter: a convolution of x (batch <-> channels-per-group) with g as the
   // filter, strides and dilations swapped, then cut to the kernel size:
@@ -69,7 +69,6 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                          ArrayRef<int64_t>{cg, o, ws[2], ws[3]},
                          ArrayRef<int64_t>{1, 1, 1, 1});
   dxs.push_back(e.transpose(dw, {1, 0, 2, 3}));
-  (void)c;
 
   if (getBias())
     dxs.push_back(e.reduceSum(g, {0, 2, 3}, /*keepdims=*/false));
@@ -89,7 +88,8 @@ struct Windows {
   Value slice(OpBuilder &b, Location loc, Value xp, int64_t i,
               int64_t j) const {
     SmallVector<int64_t> st = start(i, j);
-    SmallVector<int64_t> ends = {out[0], out[1], st[2] + (out[2] - 1) * s[0] + 1,
+    SmallVector<int64_t> ends = {out[0], out[1],
+                                 st[2] + (out[2] - 1) * s[0] + 1,
                                  st[3] + (out[3] - 1) * s[1] + 1};
     return SliceOp::create(b, loc, xp, st, ends,
                            ArrayRef<int64_t>{1, 1, s[0], s[1]});
@@ -174,9 +174,8 @@ LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
     for (int64_t i = 0; i < win.out[2]; ++i)
       for (int64_t j = 0; j < win.out[3]; ++j)
         counts.push_back(double(inside(i, 0) * inside(j, 1)));
-    Value count =
-        floatConstant(builder, loc, tensorTypeOf(g).getElementType(),
-                      {win.out[2], win.out[3]}, counts);
+    Value count = floatConstant(builder, loc, tensorTypeOf(g).getElementType(),
+                                {win.out[2], win.out[3]}, counts);
     share = e.div(g, count);
   }
   Value acc;
@@ -189,8 +188,7 @@ LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
   return success();
 }
 
-LogicalResult GlobalAvgPoolOp::buildVJP(OpBuilder &builder,
-                                        ArrayRef<Value> dys,
+LogicalResult GlobalAvgPoolOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                         SmallVectorImpl<Value> &dxs) {
   VJPBuilder e(builder, getLoc());
   ArrayRef<int64_t> xs = tensorTypeOf(getInput()).getShape();
@@ -236,8 +234,8 @@ LogicalResult BatchNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
   dxs.push_back(sg);
   dxs.push_back(e.neg(e.mul(sg, k)));
   // d inv / d var = -1/2 inv^3.
-  dxs.push_back(e.mul(e.scale(e.mul(sgx, scale), -0.5),
-                      e.mul(inv, e.mul(inv, inv))));
+  dxs.push_back(
+      e.mul(e.scale(e.mul(sgx, scale), -0.5), e.mul(inv, e.mul(inv, inv))));
   return success();
 }
 
@@ -270,8 +268,8 @@ LogicalResult BatchNormTrainOp::buildVJP(OpBuilder &builder,
   // them): d mean / dx = 1/m, d var / dx = 2 (x - mean) / m.
   auto accumulate = [&](Value v) { dx = dx ? e.add(dx, v) : v; };
   if (Value dmean = dys[1])
-    accumulate(e.broadcastTo(e.reshape(e.scale(dmean, 1.0 / m), cs),
-                             xs.getShape()));
+    accumulate(
+        e.broadcastTo(e.reshape(e.scale(dmean, 1.0 / m), cs), xs.getShape()));
   if (Value dvar = dys[2])
     accumulate(e.mul(xc, e.reshape(e.scale(dvar, 2.0 / m), cs)));
   dxs.push_back(dx);
@@ -294,8 +292,9 @@ LogicalResult LayerNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
   Value rstd = e.rsqrt(e.add(var, e.scalar(var, eps)));
   Value xhat = e.mul(xc, rstd);
   Value dxhat = e.mul(g, scale);
-  Value inner = e.sub(e.sub(dxhat, e.reduceMean(dxhat, axes, true)),
-                      e.mul(xhat, e.reduceMean(e.mul(dxhat, xhat), axes, true)));
+  Value inner =
+      e.sub(e.sub(dxhat, e.reduceMean(dxhat, axes, true)),
+            e.mul(xhat, e.reduceMean(e.mul(dxhat, xhat), axes, true)));
   dxs.push_back(e.mul(rstd, inner));
   dxs.push_back(e.sumToShape(e.mul(g, xhat), scale.getType()));
   dxs.push_back(e.sumToShape(g, getBias().getType()));

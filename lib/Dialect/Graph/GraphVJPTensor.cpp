@@ -22,16 +22,14 @@ int64_t reducedCount(Value x, ArrayRef<int64_t> axes) {
   return n;
 }
 
-template <typename OpT>
-Value expandResult(VJPBuilder &e, OpT op, Value v) {
+template <typename OpT> Value expandResult(VJPBuilder &e, OpT op, Value v) {
   return e.expandReduced(v, op.getAxes(), op.getKeepdims(),
                          tensorTypeOf(op.getInput()).getShape());
 }
 
 /// reduce_max/min: the cotangent is shared evenly by the elements equal to
 /// the result.
-template <typename OpT>
-Value extremeVJP(OpBuilder &builder, OpT op, Value g) {
+template <typename OpT> Value extremeVJP(OpBuilder &builder, OpT op, Value g) {
   VJPBuilder e(builder, op.getLoc());
   Value x = op.getInput();
   Value mask = e.cmp(P::eq, x, expandResult(e, op, op.getResult()));
@@ -138,8 +136,8 @@ LogicalResult PadOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult BroadcastToOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                       SmallVectorImpl<Value> &dxs) {
-  dxs.push_back(sumToShape(builder, getLoc(), dys[0],
-                           tensorTypeOf(getInput())));
+  dxs.push_back(
+      sumToShape(builder, getLoc(), dys[0], tensorTypeOf(getInput())));
   return success();
 }
 
@@ -157,8 +155,8 @@ LogicalResult GatherOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
   for (size_t i = axis + 1; i < ds.size(); ++i)
     inner *= ds[i];
   int64_t k = tensorTypeOf(getIndices()).getNumElements();
-  Value idx = normalizeIndices(builder, loc, e.reshape(getIndices(), {k}),
-                               depth);
+  Value idx =
+      normalizeIndices(builder, loc, e.reshape(getIndices(), {k}), depth);
   Value onehot = e.cast(oneHotMask(builder, loc, idx, depth, 0),
                         dataType.getElementType());
   Value g = e.reshape(dys[0], {outer, k, inner});

@@ -163,9 +163,8 @@ Value buildConvTranspose2D(OpBuilder &b, Location loc, Value x, Value filter,
   if (groups == 1) {
     w = TransposeOp::create(b, loc, w, ArrayRef<int64_t>{1, 0, 2, 3});
   } else {
-    w = ReshapeOp::create(b, loc, w,
-                          ArrayRef<int64_t>{groups, cin / groups, coutg, kh,
-                                            kw});
+    w = ReshapeOp::create(
+        b, loc, w, ArrayRef<int64_t>{groups, cin / groups, coutg, kh, kw});
     w = TransposeOp::create(b, loc, w, ArrayRef<int64_t>{0, 2, 1, 3, 4});
     w = ReshapeOp::create(
         b, loc, w, ArrayRef<int64_t>{groups * coutg, cin / groups, kh, kw});
@@ -182,8 +181,7 @@ Value buildConvTranspose2D(OpBuilder &b, Location loc, Value x, Value filter,
     w = GatherOp::create(b, loc, w, idx, uint64_t(2 + i));
   }
   // Input: zeros between elements, then the complementary padding.
-  SmallVector<int64_t> starts = {0, 0}, steps = {1, 1},
-                       full = {xs[0], xs[1]};
+  SmallVector<int64_t> starts = {0, 0}, steps = {1, 1}, full = {xs[0], xs[1]};
   for (int i = 0; i < 2; ++i) {
     int64_t keff = (ws[2 + i] - 1) * dilations[i] + 1;
     int64_t begin = keff - 1 - cropBegin[i], end = keff - 1 - cropEnd[i];
@@ -256,8 +254,7 @@ Value VJPBuilder::reduceMean(Value x, ArrayRef<int64_t> axes, bool keepdims) {
 Value VJPBuilder::matmul(Value x, Value y) {
   return MatMulOp::create(b, loc, x, y);
 }
-Value VJPBuilder::sliceAxis(Value x, int64_t axis, int64_t start,
-                            int64_t end) {
+Value VJPBuilder::sliceAxis(Value x, int64_t axis, int64_t start, int64_t end) {
   ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
   if (start == 0 && end == shape[axis])
     return x;

@@ -6,6 +6,7 @@
 // UNSUPPORTED: sanitize
 // fd-arg 2: unit
 // fd-step: 1e-2
+// fd-no-f32
 // fd-tol: 1e-4 1e-5
 func.func @f(%x: tensor<4xf32>, %y: tensor<4xf64>, %z: tensor<4xf64>)
     -> (tensor<4xf64>, tensor<4xf32>, tensor<4xf64>) {

@@ -6,7 +6,7 @@
 // RUN: env PYTHONPATH=%mlc_python_dir %python %S/../fd_check.py %s --work %t | FileCheck %s
 // CHECK: PASS
 // UNSUPPORTED: sanitize
-// fd-arg 1: int -4 6
+// fd-arg 1: int 0 4
 // fd-passes: --graph-expand-training-ops
 func.func @f(%logits: tensor<3x4xf64>, %labels: tensor<3xi64>, %p: tensor<2x3xf64>, %t: tensor<2x3xf64>,
              %x: tensor<2x3x2x2xf64>, %s: tensor<3xf64>, %b: tensor<3xf64>, %y: tensor<4x3xf64>, %s2: tensor<3xf64>, %b2: tensor<3xf64>)

@@ -76,14 +76,11 @@ mlir::Value oneHotMask(mlir::OpBuilder &b, mlir::Location loc,
 /// and `cropEnd` (per spatial dim; negative values extend with zeros) cut
 /// it to size. Built as a stride-1 conv2d of the zero-dilated, padded input
 /// with the flipped, per-group-transposed filter.
-mlir::Value buildConvTranspose2D(mlir::OpBuilder &b, mlir::Location loc,
-                                 mlir::Value x, mlir::Value filter,
-                                 mlir::Value bias,
-                                 llvm::ArrayRef<int64_t> strides,
-                                 llvm::ArrayRef<int64_t> dilations,
-                                 int64_t groups,
-                                 llvm::ArrayRef<int64_t> cropBegin,
-                                 llvm::ArrayRef<int64_t> cropEnd);
+mlir::Value buildConvTranspose2D(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value filter,
+    mlir::Value bias, llvm::ArrayRef<int64_t> strides,
+    llvm::ArrayRef<int64_t> dilations, int64_t groups,
+    llvm::ArrayRef<int64_t> cropBegin, llvm::ArrayRef<int64_t> cropEnd);
 
 /// Terse construction of graph ops at one location (types are inferred).
 class VJPBuilder {
