@@ -563,6 +563,26 @@ LogicalResult GlobalAvgPoolOp::inferReturnTypes(
 // Normalization
 //===----------------------------------------------------------------------===//
 
+/// Batch-norm style operands: an input of rank >= 2 (N, C, ...) and one
+/// [C] tensor per name after it.
+static LogicalResult checkPerChannel(std::optional<Location> loc,
+                                     StringRef op,
+                                     ArrayRef<RankedTensorType> types,
+                                     ArrayRef<const char *> names) {
+  if (types[0].getRank() < 2)
+    return fail(loc, op + " input must have rank >= 2 (N, C, ...), got " +
+                         typeStr(types[0]));
+  int64_t channels = types[0].getDimSize(1);
+  for (auto [i, name] : llvm::enumerate(names))
+    if (types[i + 1].getRank() != 1 ||
+        types[i + 1].getDimSize(0) != channels)
+      return fail(loc, op + " " + name + " must have shape [" +
+                           Twine(channels) +
+                           "] (the input's channel count), got " +
+                           typeStr(types[i + 1]));
+  return success();
+}
+
 LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -572,17 +592,9 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
       failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, epsilon),
                          "epsilon")))
     return failure();
-  if (types[0].getRank() < 2)
-    return fail(loc, "batch_norm input must have rank >= 2 (N, C, ...), got " +
-                         typeStr(types[0]));
-  int64_t channels = types[0].getDimSize(1);
-  static const char *names[] = {"scale", "bias", "mean", "variance"};
-  for (int i = 1; i < 5; ++i)
-    if (types[i].getRank() != 1 || types[i].getDimSize(0) != channels)
-      return fail(loc, Twine("batch_norm ") + names[i - 1] +
-                           " must have shape [" + Twine(channels) +
-                           "] (the input's channel count), got " +
-                           typeStr(types[i]));
+  if (failed(checkPerChannel(loc, "batch_norm", types,
+                             {"scale", "bias", "mean", "variance"})))
+    return failure();
   results.push_back(types[0]);
   return success();
 }
@@ -1038,17 +1050,9 @@ LogicalResult BatchNormTrainOp::inferReturnTypes(
       failed(requireAttr(loc, GRAPH_ATTR(adaptor, FloatAttr, epsilon),
                          "epsilon")))
     return failure();
-  if (types[0].getRank() < 2)
-    return fail(loc, "batch_norm_train input must have rank >= 2 (N, C, ...), "
-                     "got " + typeStr(types[0]));
-  int64_t channels = types[0].getDimSize(1);
-  static const char *names[] = {"scale", "bias"};
-  for (int i = 1; i < 3; ++i)
-    if (types[i].getRank() != 1 || types[i].getDimSize(0) != channels)
-      return fail(loc, Twine("batch_norm_train ") + names[i - 1] +
-                           " must have shape [" + Twine(channels) +
-                           "] (the input's channel count), got " +
-                           typeStr(types[i]));
+  if (failed(checkPerChannel(loc, "batch_norm_train", types,
+                             {"scale", "bias"})))
+    return failure();
   results.push_back(types[0]);
   results.push_back(types[1]);
   results.push_back(types[1]);
