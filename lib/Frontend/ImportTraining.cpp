@@ -285,6 +285,11 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   }
   Value prediction = ret.getOperand(outIt - spec.outputs.begin());
   auto predType = cast<RankedTensorType>(prediction.getType());
+  if (!isa<FloatType>(predType.getElementType())) {
+    error("training.loss.output")
+        << "the loss needs a float output, got " << predType;
+    return failure();
+  }
   bool sce = t.loss == TrainingSpec::Loss::SoftmaxCrossEntropy;
   if (sce && predType.getRank() != 2) {
     error("training.loss.output")
@@ -419,8 +424,13 @@ OwningOpRef<ModuleOp> TrainingImporter::run() {
     in.shape[0] = t.batchSize;
   }
   OwningOpRef<ModuleOp> trainModule = importModel(ctx, batched, weightArgs);
-  if (!trainModule)
+  if (!trainModule) {
+    emitRemark(jsonLocation(ctx, spec.sourcePath, "training.batch_size"))
+        << "the train step has dim 0 of every input set to batch_size "
+        << t.batchSize << "; shapes that depend on the batch (reshape) must "
+        << "use -1";
     return nullptr;
+  }
   auto train = trainModule->lookupSymbol<func::FuncOp>("main");
   train->remove();
   module->push_back(train);
