@@ -89,6 +89,9 @@ void formatShape(char *buf, size_t size, const int64_t *shape, int32_t rank);
 mlc_status checkTensor(const TensorDesc &want, const mlc_tensor &got,
                        const char *kind, int32_t index);
 
+/// Copies a declared tensor's name, dtype and shape into `info`.
+void fillInfo(const TensorDesc &t, mlc_tensor_info *info);
+
 /// Allocates a 64-byte aligned block of at least `bytes` (NULL for 0).
 mlc_status allocateWorkspace(uint64_t bytes, void **out);
 
@@ -109,27 +112,33 @@ struct Variable {
 mlc_status setUpTraining(mlc_model *model);
 void destroyTraining(mlc_model *model);
 
+/// Sets the error and returns it unless `model` is a non-NULL trainable
+/// model.
+mlc_status requireTrainable(const mlc_model *model);
+
 /// Shared/exclusive access to a trainable model's variables; no-ops for
 /// plain models, which are immutable.
-class ReadLock {
+class ModelLock {
 public:
-  explicit ReadLock(const mlc_model *model);
-  ~ReadLock();
+  ~ModelLock();
+  ModelLock(const ModelLock &) = delete;
+  ModelLock &operator=(const ModelLock &) = delete;
   bool ok() const { return locked || !lock; }
+
+protected:
+  ModelLock(const mlc_model *model, bool exclusive);
 
 private:
   pthread_rwlock_t *lock = nullptr;
   bool locked = false;
 };
-class WriteLock {
+class ReadLock : public ModelLock {
 public:
-  explicit WriteLock(mlc_model *model);
-  ~WriteLock();
-  bool ok() const { return locked || !lock; }
-
-private:
-  pthread_rwlock_t *lock = nullptr;
-  bool locked = false;
+  explicit ReadLock(const mlc_model *model) : ModelLock(model, false) {}
+};
+class WriteLock : public ModelLock {
+public:
+  explicit WriteLock(mlc_model *model) : ModelLock(model, true) {}
 };
 
 } // namespace rt

@@ -293,13 +293,7 @@ mlc_status getInfo(const mlc_model *model, bool input, int32_t index,
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "%s index %d out of range (the model has %d %ss)", kind,
                     int(index), int(count), kind);
-  const TensorDesc &t = sig.tensors[first + index];
-  info->name = t.name;
-  info->dtype = t.dtype;
-  info->rank = t.rank;
-  info->shape = t.shape;
-  info->num_elements = t.numElements;
-  info->size_bytes = t.sizeBytes;
+  fillInfo(sig.tensors[first + index], info);
   return MLC_OK;
 }
 
@@ -395,6 +389,15 @@ bool mlc::rt::sameType(const TensorDesc &a, const TensorDesc &b) {
     if (a.shape[d] != b.shape[d])
       return false;
   return true;
+}
+
+void mlc::rt::fillInfo(const TensorDesc &t, mlc_tensor_info *info) {
+  info->name = t.name;
+  info->dtype = t.dtype;
+  info->rank = t.rank;
+  info->shape = t.shape;
+  info->num_elements = t.numElements;
+  info->size_bytes = t.sizeBytes;
 }
 
 mlc_status mlc::rt::allocateWorkspace(uint64_t bytes, void **out) {

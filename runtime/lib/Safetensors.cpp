@@ -441,13 +441,8 @@ mlc_status readFile(const char *path, char **data, size_t *size) {
 
 mlc_status mlc_model_save_safetensors(const mlc_model *model, const char *path,
                                       int32_t include_state) {
-  if (!model)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-  if (!model->trainable)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "'%s' is not a trainable model (compile it with "
-                    "mlc-compile --train)",
-                    model->path);
+  if (mlc_status s = requireTrainable(model))
+    return s;
   if (!path)
     return setError(MLC_ERR_INVALID_ARGUMENT, "safetensors path is NULL");
 
@@ -528,13 +523,8 @@ mlc_status mlc_model_save_safetensors(const mlc_model *model, const char *path,
 }
 
 mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
-  if (!model)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-  if (!model->trainable)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "'%s' is not a trainable model (compile it with "
-                    "mlc-compile --train)",
-                    model->path);
+  if (mlc_status s = requireTrainable(model))
+    return s;
   if (!path)
     return setError(MLC_ERR_INVALID_ARGUMENT, "safetensors path is NULL");
 

@@ -26,26 +26,15 @@ using namespace mlc::rt;
 // Locks
 //===----------------------------------------------------------------------===//
 
-ReadLock::ReadLock(const mlc_model *model) {
+ModelLock::ModelLock(const mlc_model *model, bool exclusive) {
   if (!model->trainable)
     return;
   lock = &model->lock;
-  locked = pthread_rwlock_rdlock(lock) == 0;
+  locked = (exclusive ? pthread_rwlock_wrlock(lock)
+                      : pthread_rwlock_rdlock(lock)) == 0;
 }
 
-ReadLock::~ReadLock() {
-  if (locked)
-    pthread_rwlock_unlock(lock);
-}
-
-WriteLock::WriteLock(mlc_model *model) {
-  if (!model->trainable)
-    return;
-  lock = &model->lock;
-  locked = pthread_rwlock_wrlock(lock) == 0;
-}
-
-WriteLock::~WriteLock() {
+ModelLock::~ModelLock() {
   if (locked)
     pthread_rwlock_unlock(lock);
 }
@@ -245,17 +234,6 @@ mlc_status runInit(mlc_model *model) {
   return MLC_OK;
 }
 
-mlc_status requireTrainable(const mlc_model *model) {
-  if (!model)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-  if (!model->trainable)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "'%s' is not a trainable model (compile it with "
-                    "mlc-compile --train)",
-                    model->path);
-  return MLC_OK;
-}
-
 mlc_status checkVariableIndex(const mlc_model *model, int32_t index) {
   if (mlc_status s = requireTrainable(model))
     return s;
@@ -272,6 +250,17 @@ mlc_status lockFailed() {
 }
 
 } // namespace
+
+mlc_status mlc::rt::requireTrainable(const mlc_model *model) {
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  if (!model->trainable)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "'%s' is not a trainable model (compile it with "
+                    "mlc-compile --train)",
+                    model->path);
+  return MLC_OK;
+}
 
 mlc_status mlc::rt::setUpTraining(mlc_model *model) {
   auto trainSignature = reinterpret_cast<mlc_model_signature_fn>(
@@ -391,17 +380,6 @@ int32_t mlc_model_num_train_inputs(const mlc_model *model) {
   }
   return model->trainSig.numInputs - model->trainSig.numVariableInputs;
 }
-
-namespace {
-void fillInfo(const TensorDesc &t, mlc_tensor_info *info) {
-  info->name = t.name;
-  info->dtype = t.dtype;
-  info->rank = t.rank;
-  info->shape = t.shape;
-  info->num_elements = t.numElements;
-  info->size_bytes = t.sizeBytes;
-}
-} // namespace
 
 mlc_status mlc_model_train_input_info(const mlc_model *model, int32_t index,
                                       mlc_tensor_info *info) {

@@ -297,6 +297,16 @@ std::string typeString(mlc_dtype dtype, const std::vector<int64_t> &shape) {
   return std::string(mlc_dtype_name(dtype)) + " " + shapeString(shape);
 }
 
+Slot slotFromInfo(const mlc_tensor_info &info) {
+  Slot slot;
+  slot.name = info.name;
+  slot.dtype = info.dtype;
+  slot.shape.assign(info.shape, info.shape + info.rank);
+  slot.numElements = info.num_elements;
+  slot.sizeBytes = info.size_bytes;
+  return slot;
+}
+
 std::vector<Slot> describe(const mlc_model *model, bool inputs) {
   int32_t n =
       inputs ? mlc_model_num_inputs(model) : mlc_model_num_outputs(model);
@@ -307,13 +317,7 @@ std::vector<Slot> describe(const mlc_model *model, bool inputs) {
                                : mlc_model_output_info(model, i, &info);
     if (status != MLC_OK)
       fatal(mlc_last_error());
-    Slot slot;
-    slot.name = info.name;
-    slot.dtype = info.dtype;
-    slot.shape.assign(info.shape, info.shape + info.rank);
-    slot.numElements = info.num_elements;
-    slot.sizeBytes = info.size_bytes;
-    slots.push_back(std::move(slot));
+    slots.push_back(slotFromInfo(info));
   }
   return slots;
 }
@@ -672,13 +676,7 @@ std::vector<Slot> describeTrainInputs(const mlc_model *model) {
     mlc_tensor_info info;
     if (mlc_model_train_input_info(model, i, &info) != MLC_OK)
       fatal(mlc_last_error());
-    Slot slot;
-    slot.name = info.name;
-    slot.dtype = info.dtype;
-    slot.shape.assign(info.shape, info.shape + info.rank);
-    slot.numElements = info.num_elements;
-    slot.sizeBytes = info.size_bytes;
-    slots.push_back(std::move(slot));
+    slots.push_back(slotFromInfo(info));
   }
   return slots;
 }

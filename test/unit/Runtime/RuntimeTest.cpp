@@ -7,6 +7,7 @@
 
 #include "mlc/runtime.h"
 #include "Internal.h"
+#include "TestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,35 +22,9 @@
 #include <unistd.h>
 #include <vector>
 
+using namespace runtimetest;
+
 namespace {
-
-std::string fakeModel(const char *name) {
-  const char *dir = getenv("MLC_FAKE_MODEL_DIR");
-  return std::string(dir ? dir : MLC_FAKE_MODEL_DIR) + "/" + name + ".so";
-}
-
-/// Owns a model; fails the test if it does not load.
-struct Model {
-  mlc_model *m;
-  explicit Model(const std::string &path) : m(mlc_model_open(path.c_str())) {
-    INFO(mlc_last_error());
-    REQUIRE(m != nullptr);
-  }
-  ~Model() { mlc_model_close(m); }
-  Model(const Model &) = delete;
-  Model &operator=(const Model &) = delete;
-};
-
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-#define CHECK_ERROR(status, expectedStatus, substring)                         \
-  do {                                                                         \
-    INFO("last error: " << mlc_last_error());                                  \
-    CHECK((status) == (expectedStatus));                                       \
-    CHECK(contains(mlc_last_error(), substring));                              \
-  } while (false)
 
 const int64_t kShapeA[] = {2, 3};
 const int64_t kShapeB[] = {3};

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestUtil.h"
 #include "mlc/runtime.h"
 
 #include <catch2/catch.hpp>
@@ -22,35 +23,9 @@
 #include <unistd.h>
 #include <vector>
 
+using namespace runtimetest;
+
 namespace {
-
-std::string fakeModel(const char *name) {
-  const char *dir = getenv("MLC_FAKE_MODEL_DIR");
-  return std::string(dir ? dir : MLC_FAKE_MODEL_DIR) + "/" + name + ".so";
-}
-
-struct Model {
-  mlc_model *m;
-  explicit Model(const std::string &path) : m(mlc_model_open(path.c_str())) {
-    INFO(mlc_last_error());
-    REQUIRE(m != nullptr);
-  }
-  ~Model() { mlc_model_close(m); }
-  Model(const Model &) = delete;
-  Model &operator=(const Model &) = delete;
-};
-
-bool contains(const std::string &haystack, const std::string &needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-#define CHECK_ERROR(status, expectedStatus, substring)                         \
-  do {                                                                         \
-    mlc_status checkedStatus = (status);                                       \
-    INFO("last error: " << mlc_last_error());                                  \
-    CHECK(checkedStatus == (expectedStatus));                                  \
-    CHECK(contains(mlc_last_error(), substring));                              \
-  } while (false)
 
 /// A scratch directory removed (with its files) at the end of a test.
 struct TempDir {
@@ -672,43 +647,39 @@ TEST_CASE("bad safetensors files are rejected without changes",
     REQUIRE(at != std::string::npos);
     return text.replace(at, from.size(), to);
   };
+  // The good file with `from` in its header replaced by `to`.
+  auto edited = [&](const std::string &from, const std::string &to) {
+    return safetensors(replace(good, from, to), data);
+  };
   struct Case {
     std::string file;
     const char *message;
   } cases[] = {
-      {safetensors(replace(good, "[3,1]", "[1,3]"), data),
+      {edited("[3,1]", "[1,3]"),
        "tensor 'w' is F32 [1,3] but the variable is F32 [3,1]"},
-      {safetensors(replace(good, "\"F32\"", "\"F64\""), data),
+      {edited("\"F32\"", "\"F64\""),
        "tensor 'w' is F64 [3,1] but the variable is F32 [3,1]"},
-      {safetensors(replace(good, "\"F32\"", "\"Q7\""), data),
-       "tensor 'w' has unsupported dtype 'Q7'"},
-      {safetensors(replace(good, "\"ymean\"", "\"ymeen\""), data),
+      {edited("\"F32\"", "\"Q7\""), "tensor 'w' has unsupported dtype 'Q7'"},
+      {edited("\"ymean\"", "\"ymeen\""),
        "tensor 'ymeen' is not a variable of the model"},
-      {safetensors(replace(good,
-                           ",\"ymean\":{\"dtype\":\"F32\",\"shape\":"
-                           "[1],\"data_offsets\":[16,20]}",
-                           ""),
-                   data),
+      {edited(",\"ymean\":{\"dtype\":\"F32\",\"shape\":[1],"
+              "\"data_offsets\":[16,20]}",
+              ""),
        "has no tensor for variable 'ymean'"},
-      {safetensors(replace(good, "\"b\"", "\"w\""), data),
-       "tensor 'w' appears twice"},
+      {edited("\"b\"", "\"w\""), "tensor 'w' appears twice"},
       {safetensors(good, data.substr(0, 18)),
        "tensor 'ymean' has data_offsets [16,20] outside the 18 data bytes "
        "(truncated file?)"},
-      {safetensors(replace(good, "[12,16]", "[12,20]"), data),
+      {edited("[12,16]", "[12,20]"),
        "tensor 'b' has data_offsets [12,20] spanning 8 bytes instead of 4"},
-      {safetensors(replace(good, "[12,16]", "[16,12]"), data),
+      {edited("[12,16]", "[16,12]"),
        "tensor 'b' has data_offsets [16,12] outside"},
-      {safetensors(replace(good, "\"shape\":[3,1],", ""), data),
-       "tensor 'w' lacks \"shape\""},
-      {safetensors(replace(good, "}}", "}"), data),
-       "is not a valid safetensors file: header byte"},
+      {edited("\"shape\":[3,1],", ""), "tensor 'w' lacks \"shape\""},
+      {edited("}}", "}"), "is not a valid safetensors file: header byte"},
       {safetensors(good + " x", data),
        "trailing characters after the header object"},
-      {safetensors(replace(good, "[3,1]", "[3,-1]"), data),
-       "expected a non-negative integer"},
-      {safetensors(replace(good, "[3,1]", "[3,1.5]"), data),
-       "expected an integer"},
+      {edited("[3,1]", "[3,-1]"), "expected a non-negative integer"},
+      {edited("[3,1]", "[3,1.5]"), "expected an integer"},
       {safetensors("[]", data), "expected '{'"},
       {safetensors("", data), "expected '{'"},
       {std::string("\x10\0\0", 3), "shorter than its 8-byte header length"},

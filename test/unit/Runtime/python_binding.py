@@ -11,18 +11,10 @@ import numpy as np
 
 import mlc
 
+from runtime_test_util import expect_raises
+
 lib_dir = sys.argv[1]
 path = os.path.join(lib_dir, "fake_model.so")
-
-
-def expect_raises(exc_type, fragment, fn, *args, **kwargs):
-    try:
-        fn(*args, **kwargs)
-    except exc_type as e:
-        assert fragment in str(e), f"{fragment!r} not in {str(e)!r}"
-        return
-    raise AssertionError(f"expected {exc_type.__name__} containing "
-                         f"{fragment!r}")
 
 
 def reference(a, b):

@@ -13,18 +13,9 @@ import numpy as np
 
 import mlc
 
+from runtime_test_util import expect_raises
+
 lib_dir, tmp = sys.argv[1], sys.argv[2]
-
-
-def expect_raises(exc_type, fragment, fn, *args, **kwargs):
-    try:
-        fn(*args, **kwargs)
-    except exc_type as e:
-        assert fragment in str(e), f"{fragment!r} not in {str(e)!r}"
-        return
-    raise AssertionError(f"expected {exc_type.__name__} containing "
-                         f"{fragment!r}")
-
 
 m = mlc.load(os.path.join(lib_dir, "fake_train_regression.so"))
 f32, i64 = np.dtype(np.float32), np.dtype(np.int64)
