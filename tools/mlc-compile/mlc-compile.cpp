@@ -84,10 +84,13 @@ cl::opt<int> graphOptLevel(
     cl::desc("Graph optimization level (0-3; default: the -O level). "
              "-O2 --graph-opt=0 isolates what fusion and graph rewrites buy"),
     cl::init(-1));
-cl::opt<std::string> cpu("mcpu",
-                         cl::desc("Target CPU: native (default), generic, or "
-                                  "an LLVM CPU name"),
+cl::opt<std::string> cpu("cpu",
+                         cl::desc("Target CPU: native (default: the host's "
+                                  "CPU and features), generic, or an LLVM "
+                                  "CPU name such as x86-64-v3 (a portable "
+                                  "AVX2/FMA baseline) or haswell"),
                          cl::init("native"));
+cl::alias cpuAlias("mcpu", cl::desc("Alias for --cpu"), cl::aliasopt(cpu));
 cl::opt<std::string> runtimeLib(
     "runtime-lib",
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
