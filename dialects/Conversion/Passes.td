@@ -125,6 +125,31 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
   ];
 }
 
+def PackWeightGlobals : Pass<"mlc-pack-weight-globals", "mlir::ModuleOp"> {
+  let summary = "Give large constant globals a flat byte-array type";
+  let description = [{
+    Runs on LLVM dialect. A constant llvm.mlir.global of at least
+    `min-bytes` bytes whose value is a dense_resource blob (or non-splat
+    dense data) of an array type gets the type
+    !llvm.array<N x i8> and the same bytes as a tensor<N x i8> value (the
+    blob is shared, not copied), and is placed in `section`.
+
+    Translated as nested arrays, a 512x512x3x3 weight becomes a quarter of a
+    million 3-element LLVM constants plus the aggregates above them, which
+    LLVM uniques, walks in the optimizer, emits one element at a time and
+    frees one by one: that dominated compiling ResNet-18. A byte array is
+    one constant, emitted as one block of bytes. Users only take the
+    global's address (opaque pointers), so no access changes.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", "1024",
+           "Smallest global (in bytes) to pack">,
+    Option<"section", "section", "std::string", "\".rodata.mlc_weights\"",
+           "Object-file section of the packed globals (\"\" keeps the "
+           "default)">
+  ];
+}
+
 def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
   let summary = "Emit each graph.fusion_group as one loop nest and inline it";
   let description = [{

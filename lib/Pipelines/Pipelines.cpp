@@ -91,7 +91,7 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
          "convert-cf-to-llvm,reconcile-unrealized-casts,"
          "mlc-emit-model-abi{entry=" +
          o.entry + " prefix=" + o.abiPrefix + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
-         "canonicalize";
+         "canonicalize,mlc-pack-weight-globals";
 }
 
 static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {

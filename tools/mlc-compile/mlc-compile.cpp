@@ -233,6 +233,12 @@ int main(int argc, char **argv) {
                 " is not a valid level (0-3)");
   Emit emit = emitKind == Emit::Auto ? emitFromSuffix(outputFile) : emitKind;
 
+  // One timing report (--mlir-timing) for the whole compile: the pass
+  // pipelines nest under it next to the import and the LLVM phases.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTimer = timing.getRootScope();
+
   DialectRegistry registry;
   mlc::registerDialects(registry);
   MLIRContext context(registry);
@@ -242,6 +248,7 @@ int main(int argc, char **argv) {
   ScopedDiagnosticHandler jsonHandler(&context, printJSONDiagnostic);
 
   // 1. Import.
+  TimingScope importTimer = rootTimer.nest("import");
   OwningOpRef<ModuleOp> module;
   if (train && sys::path::extension(inputFile) == ".onnx") {
     return fail("--train needs a model.json with a 'training' section (ONNX "
@@ -288,6 +295,7 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  importTimer.stop();
 
   // 2. Target.
   std::string error;
@@ -346,10 +354,12 @@ int main(int argc, char **argv) {
   PassManager graphPM(&context, ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(graphPM)))
     return 1;
-  applyDefaultTimingPassManagerCLOptions(graphPM);
+  TimingScope graphTimer = rootTimer.nest("graph pipeline");
+  graphPM.enableTiming(graphTimer);
   if (failed(mlc::buildGraphOptimizationPipeline(graphPM, pipelineOpts)) ||
       failed(graphPM.run(*module)) || failed(verify(*module)))
     return 1;
+  graphTimer.stop();
   for (auto &kv : mlc::target::graphStats(*module))
     reportData[kv.first] = kv.second;
 
@@ -396,18 +406,22 @@ int main(int argc, char **argv) {
     PassManager pm(&context, ModuleOp::getOperationName());
     if (failed(applyPassManagerCLOptions(pm)))
       return 1;
-    applyDefaultTimingPassManagerCLOptions(pm);
+    TimingScope lowerTimer = rootTimer.nest("lower to LLVM dialect");
+    pm.enableTiming(lowerTimer);
     if (failed(mlc::buildLowerToLoopsPipeline(pm, familyOpts)) ||
         failed(mlc::buildLowerToLLVMPipeline(pm, familyOpts)))
       return 1;
     if (failed(pm.run(lowered)))
       return 1;
+    lowerTimer.stop();
     if (family.prefix == StringRef("mlc_model"))
       addLoweringFigures(reportData, lowered);
+    TimingScope translateTimer = rootTimer.nest("translate to LLVM IR");
     auto familyModule =
         mlc::target::translateToLLVMIR(lowered, llvmContext, *target);
     if (!familyModule)
       return fail("translation to LLVM IR failed");
+    translateTimer.stop();
     if (!llvmModule)
       llvmModule = std::move(familyModule);
     else if (failed(mlc::target::linkModules(*llvmModule,
@@ -418,11 +432,14 @@ int main(int argc, char **argv) {
     return fail(error);
 
   // 5. LLVM IR, optimized.
+  TimingScope optimizeTimer = rootTimer.nest("LLVM optimize");
   if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
     return fail(error);
+  optimizeTimer.stop();
 
   std::error_code ec;
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
+    TimingScope emitTimer = rootTimer.nest("emit");
     raw_fd_ostream os(tmpPath, ec);
     if (ec)
       return fail("cannot write '" + tmpPath + "': " + ec.message());
@@ -446,6 +463,7 @@ int main(int argc, char **argv) {
   if (objPath.empty())
     return fail(error);
   {
+    TimingScope emitTimer = rootTimer.nest("emit object");
     raw_fd_ostream os(objPath, ec);
     if (ec)
       return fail("cannot write '" + objPath + "': " + ec.message());
@@ -454,6 +472,11 @@ int main(int argc, char **argv) {
                                             error)))
       return fail(error);
   }
+  {
+    TimingScope freeTimer = rootTimer.nest("free LLVM IR");
+    llvmModule.reset();
+  }
+  TimingScope linkTimer = rootTimer.nest("link model.so");
   std::string runtime =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
   if (failed(mlc::target::linkSharedLibrary(objPath, runtime, tmpPath, ccPath,
