@@ -16,6 +16,9 @@ writes, for each model (all of them when no name is given), into DIR
 Weights are random but seeded (torch.manual_seed(0) before each model), so the
 files are the same on every run of the same torch version.
 
+call_overhead (y = x + 1 on one float) measures what a call costs each side
+(the binding, the framework's dispatch, the timer): the floor under the others.
+
 The SGEMM models (sgemm_256, sgemm_512, sgemm_1024) are a single MatMul of two
 graph inputs A[N,N] @ B[N,N]: like a call to OpenBLAS's cblas_sgemm, which gets
 both operands at run time. A constant B would let a compiler pre-pack or
@@ -94,6 +97,14 @@ class TransformerBlock(nn.Module):
         return x + self.fc2(self.act(self.fc1(self.ln2(x))))
 
 
+class AddOne(nn.Module):
+    """y = x + 1 on 1 float: what one call costs each side (binding,
+    dispatch, timing), the floor under every other row."""
+
+    def forward(self, x):
+        return x + 1
+
+
 class MatMul(nn.Module):
     def forward(self, a, b):
         return torch.matmul(a, b)
@@ -132,6 +143,7 @@ def sgemm(n):
 
 # name -> (builder returning (module, input shapes), short description)
 MODELS = {
+    "call_overhead": (lambda: (AddOne(), [(1,)]), "y = x + 1, 1 float"),
     "mlp_b1": (lambda: (MLP(), [(1, 784)]), "MLP 784-200-10"),
     "mlp_b64": (lambda: (MLP(), [(64, 784)]), "MLP 784-200-10"),
     "lenet5_b8": (lambda: (LeNet5(), [(8, 1, 32, 32)]), "LeNet-5 1x32x32"),

@@ -154,6 +154,8 @@ def mlc_side(name, models, work):
            ARGS.compile_flags.split())
     p = subprocess.run(cmd, capture_output=True, text=True)
     tv = open(timefile).read() if os.path.exists(timefile) else ""
+    if p.returncode in (126, 127):  # /usr/bin/time could not start it
+        tv = ""
     m = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",
                   tv)
     if m:
@@ -280,7 +282,7 @@ def fmt_ms(side):
     if not side or side.get("median_ms") is None:
         return "-"
     v = side["median_ms"]
-    s = "%.3f" % v if v < 10 else "%.1f" % v
+    s = "%.4f" % v if v < 0.1 else "%.3f" % v if v < 10 else "%.1f" % v
     return s + ("!" if side.get("status") != "ok" else "")
 
 
@@ -292,7 +294,9 @@ def ratio(a, b):
 
 
 def fmt_ratio(x):
-    return "-" if x is None else ("%.1f" % x if x >= 10 else "%.2f" % x)
+    if x is None:
+        return "-"
+    return "%.1f" % x if x >= 10 else "%.2f" % x if x >= 0.1 else "%.3f" % x
 
 
 def correct_cell(r):
@@ -448,6 +452,22 @@ def main():
     models = os.path.join(ARGS.out, "models")
     work = os.path.join(ARGS.out, "work")
     os.makedirs(work, exist_ok=True)
+    # Snapshot the tools (and the runtime archive mlc-compile links from
+    # ../lib) so that a rebuild while this runs cannot change them mid-run.
+    src_bin = os.path.abspath(ARGS.bin)
+    tools = os.path.join(ARGS.out, "tools")
+    shutil.rmtree(tools, ignore_errors=True)
+    os.makedirs(os.path.join(tools, "bin"))
+    os.makedirs(os.path.join(tools, "lib"))
+    for tool in ("mlc-compile", "mlc-run"):
+        shutil.copy2(os.path.join(src_bin, tool), os.path.join(tools, "bin"))
+    rt = os.path.join(os.path.dirname(src_bin), "lib", "libmlc_runtime.a")
+    if os.path.exists(rt):
+        shutil.copy2(rt, os.path.join(tools, "lib"))
+    ARGS.bin = os.path.join(tools, "bin")
+    import hashlib
+    compiler_sha = hashlib.sha256(open(os.path.join(
+        ARGS.bin, "mlc-compile"), "rb").read()).hexdigest()[:16]
     missing = [n for n in names
                if not os.path.exists(os.path.join(models, n + ".json"))]
     if missing:
@@ -483,7 +503,9 @@ def main():
         "openblas": blas["config"], "openblas_threads": blas["threads"],
         "openblas_deb": dpkg_version("libopenblas0-pthread"),
         "numpy_blas_libraries": blas["numpy_blas_libraries"],
-        "mlc_bin": os.path.abspath(ARGS.bin),
+        "mlc_bin": src_bin, "mlc_compile_sha256_16": compiler_sha,
+        "mlc_compile_mtime": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(
+            os.path.getmtime(os.path.join(src_bin, "mlc-compile")))),
         "mlc_threads": 1, "threads": ARGS.threads,
         "runs": ARGS.runs, "warmup": ARGS.warmup,
         "rtol": ARGS.rtol, "atol": ARGS.atol,
