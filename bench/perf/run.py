@@ -362,71 +362,6 @@ def print_table(results, info):
                                            s.get("max_abs_err", float("nan"))))
 
 
-def chart(results, info, path):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("run.py: no matplotlib (scripts/install-deps.sh --bench); "
-              "no chart")
-        return False
-    nets = [r for r in results if r["name"] not in SGEMM]
-    gemms = [r for r in results if r["name"] in SGEMM]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2),
-                             gridspec_kw={"width_ratios": [2.2, 1]})
-    colors = {"mlc": "#d62728", "ort": "#1f77b4", "torch": "#ff7f0e",
-              "openblas": "#2ca02c"}
-    labels = {"mlc": "mlc (1 thread)",
-              "ort": "ONNX Runtime %s (%d thr)" % (info["ort"], ARGS.threads),
-              "torch": "PyTorch %s (%d thr)" % (info["torch"], ARGS.threads),
-              "openblas": "OpenBLAS (%d thr)" % ARGS.threads}
-    ax = axes[0]
-    sides = ["mlc", "ort", "torch"]
-    w = 0.27
-    for k, side in enumerate(sides):
-        xs, ys = [], []
-        for i, r in enumerate(nets):
-            s = r.get(side)
-            if s and s.get("median_ms"):
-                xs.append(i + (k - 1) * w)
-                ys.append(s["median_ms"])
-        ax.bar(xs, ys, w, color=colors[side], label=labels[side])
-    ax.set_yscale("log")
-    ax.set_xticks(range(len(nets)))
-    ax.set_xticklabels(["%s\nb%s" % (r["name"].replace("_b", " ")
-                                      .split()[0], r["batch"]) for r in nets],
-                       fontsize=8)
-    ax.set_ylabel("median latency, ms (log; lower is better)")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", which="both", alpha=0.3)
-    ax = axes[1]
-    sides = ["mlc", "openblas", "torch", "ort"]
-    w = 0.2
-    for k, side in enumerate(sides):
-        xs, ys = [], []
-        for i, r in enumerate(gemms):
-            v = r["gflops"].get(side)
-            if v:
-                xs.append(i + (k - 1.5) * w)
-                ys.append(v)
-        ax.bar(xs, ys, w, color=colors[side], label=labels[side])
-    ax.set_xticks(range(len(gemms)))
-    ax.set_xticklabels([r["name"].split("_")[1] for r in gemms])
-    ax.set_xlabel("SGEMM N (N x N x N)")
-    ax.set_ylabel("GFLOP/s (higher is better)")
-    ax.set_yscale("log")
-    ax.legend(fontsize=7)
-    ax.grid(axis="y", which="both", alpha=0.3)
-    fig.suptitle("mlc vs ONNX Runtime, PyTorch, OpenBLAS: %s, %d CPUs, "
-                 "median of %d runs" % (info["cpu"], info["cpus"], ARGS.runs),
-                 fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return True
-
-
 def main():
     names = list(make_models.MODELS)
     if ARGS.models:
@@ -557,9 +492,12 @@ def main():
     out_json = os.path.join(ARGS.out, "results.json")
     with open(out_json, "w") as f:
         json.dump({"info": info, "results": results}, f, indent=1)
+    import report
+    with open(os.path.join(ARGS.out, "results.md"), "w") as f:
+        f.write(report.markdown({"info": info, "results": results}))
     png = os.path.join(ARGS.out, "perf.png")
-    made = chart(results, info, png)
-    print("wrote %s%s" % (out_json, " and " + png if made else ""))
+    made = report.chart(results, info, png)
+    print("wrote %s, results.md%s" % (out_json, " and " + png if made else ""))
 
 
 if __name__ == "__main__":
