@@ -123,6 +123,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error('time_ort.js: ' + (e && e.stack ? e.stack : e));
+  // The stack first; the message last, where run.py's summary looks.
+  if (e && e.stack) console.error(e.stack);
+  console.error('time_ort.js: ' + (e && e.message ? e.message : e));
   process.exit(1);
 });
