@@ -16,13 +16,21 @@ packages=(
 # scripts/test.sh passes; it also trains on the digits dataset that
 # python3-sklearn ships. `--train` (scripts/train.sh) adds only that
 # dataset. `--dev` adds what regenerating the bundled models' references
-# (models/gen_models.py) and the training data needs.
+# (models/gen_models.py) and the training data needs. `--bench`
+# (bench/perf/run.py) adds the peers and tools of the performance benchmark:
+# PyTorch, OpenBLAS (numpy's BLAS once installed), matplotlib for the chart,
+# GNU time for the compiler's memory, and Node.js with npm unless a `node` is
+# already on PATH (ONNX Runtime itself comes from npm: see bench/README.md).
 case "${1:-}" in
   --test) packages+=(libonnx-testdata python3-onnx python3-torch
                      python3-torchvision python3-sklearn) ;;
   --train) packages+=(python3-sklearn) ;;
   --dev) packages+=(libonnx-testdata python3-onnx python3-torch
                     python3-torchvision python3-sklearn) ;;
+  --bench) packages+=(python3-onnx python3-torch python3-torchvision
+                      libopenblas0-pthread python3-matplotlib time)
+           command -v node >/dev/null && command -v npm >/dev/null \
+             || packages+=(nodejs npm) ;;
 esac
 
 missing=()

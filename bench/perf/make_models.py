@@ -1,0 +1,264 @@
+#!/usr/bin/python3
+"""Creates the models of the performance benchmark (bench/perf/run.py).
+
+  make_models.py [--out DIR] [names...]
+
+writes, for each model (all of them when no name is given), into DIR
+(default build/bench/models):
+  <name>.onnx          torch.onnx.export (TorchScript exporter), opset 17,
+                       eval mode, do_constant_folding=True (BatchNormalization
+                       folded into the convolutions, as a deployed model is)
+  <name>.in<i>.npy     the inputs (float32, seeded standard normal)
+  <name>.out<i>.npy    PyTorch's outputs for them (the reference)
+  <name>.json          batch, shapes, parameter count and FLOPs (2 per MAC of
+                       the matmuls and convolutions)
+
+Weights are random but seeded (torch.manual_seed(0) before each model), so the
+files are the same on every run of the same torch version.
+
+call_overhead (y = x + 1 on one float) measures what a call costs each side
+(the binding, the framework's dispatch, the timer): the floor under the others.
+
+The SGEMM models (sgemm_256, sgemm_512, sgemm_1024) are a single MatMul of two
+graph inputs A[N,N] @ B[N,N]: like a call to OpenBLAS's cblas_sgemm, which gets
+both operands at run time. A constant B would let a compiler pre-pack or
+transform the weights at compile time, which sgemm cannot do; two inputs keep
+the comparison like for like.
+"""
+
+import argparse
+import io
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torch.nn as nn
+
+OPSET = 17
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+
+class MLP(nn.Module):
+    """784 -> 200 -> ReLU -> 10."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(784, 200)
+        self.fc2 = nn.Linear(200, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+class LeNet5(nn.Module):
+    """LeCun et al. 1998 on 1x32x32: C1 conv 6@5x5, S2 avg pool, C3 conv
+    16@5x5, S4 avg pool, C5 120, F6 84, output 10; tanh activations."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 6, 5)
+        self.s2 = nn.AvgPool2d(2)
+        self.c3 = nn.Conv2d(6, 16, 5)
+        self.s4 = nn.AvgPool2d(2)
+        self.c5 = nn.Linear(16 * 5 * 5, 120)
+        self.f6 = nn.Linear(120, 84)
+        self.out = nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = self.s2(torch.tanh(self.c1(x)))
+        x = self.s4(torch.tanh(self.c3(x)))
+        x = torch.flatten(x, 1)
+        x = torch.tanh(self.c5(x))
+        x = torch.tanh(self.f6(x))
+        return self.out(x)
+
+
+class TransformerBlock(nn.Module):
+    """Pre-LN encoder block: x + MHA(LN(x)); x + MLP(LN(x)) with
+    nn.MultiheadAttention (d 256, 4 heads) and a GELU MLP of ratio 4."""
+
+    def __init__(self, d=256, heads=4, ratio=4):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(d)
+        self.attn = nn.MultiheadAttention(d, heads, dropout=0.0,
+                                          batch_first=True)
+        self.ln2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, ratio * d)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(ratio * d, d)
+
+    def forward(self, x):
+        h = self.ln1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        return x + self.fc2(self.act(self.fc1(self.ln2(x))))
+
+
+class AddOne(nn.Module):
+    """y = x + 1 on 1 float: what one call costs each side (binding,
+    dispatch, timing), the floor under every other row."""
+
+    def forward(self, x):
+        return x + 1
+
+
+class MatMul(nn.Module):
+    def forward(self, a, b):
+        return torch.matmul(a, b)
+
+
+def randomize_batch_norms(model, generator):
+    """Non-trivial BatchNorm statistics (fresh BNs are the identity)."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                c = m.num_features
+                m.running_mean.copy_(torch.randn(c, generator=generator) * 0.1)
+                m.running_var.copy_(
+                    torch.rand(c, generator=generator) * 0.5 + 0.75)
+                m.weight.copy_(torch.rand(c, generator=generator) * 0.5 + 0.75)
+                m.bias.copy_(torch.randn(c, generator=generator) * 0.1)
+
+
+def resnet18():
+    import torchvision
+    m = torchvision.models.resnet18(weights=None)
+    randomize_batch_norms(m, torch.Generator().manual_seed(1))
+    return m, [(1, 3, 224, 224)]
+
+
+def mobilenet_v2():
+    import torchvision
+    m = torchvision.models.mobilenet_v2(weights=None)
+    randomize_batch_norms(m, torch.Generator().manual_seed(2))
+    return m, [(1, 3, 224, 224)]
+
+
+def sgemm(n):
+    return lambda: (MatMul(), [(n, n), (n, n)])
+
+
+# name -> (builder returning (module, input shapes), short description)
+MODELS = {
+    "call_overhead": (lambda: (AddOne(), [(1,)]), "y = x + 1, 1 float"),
+    "mlp_b1": (lambda: (MLP(), [(1, 784)]), "MLP 784-200-10"),
+    "mlp_b64": (lambda: (MLP(), [(64, 784)]), "MLP 784-200-10"),
+    "lenet5_b8": (lambda: (LeNet5(), [(8, 1, 32, 32)]), "LeNet-5 1x32x32"),
+    "resnet18": (resnet18, "ResNet-18 3x224x224"),
+    "mobilenet_v2": (mobilenet_v2, "MobileNetV2 3x224x224"),
+    "transformer": (lambda: (TransformerBlock(), [(1, 128, 256)]),
+                    "pre-LN block, seq 128, d 256, 4 heads"),
+    "sgemm_256": (sgemm(256), "SGEMM 256"),
+    "sgemm_512": (sgemm(512), "SGEMM 512"),
+    "sgemm_1024": (sgemm(1024), "SGEMM 1024"),
+}
+
+
+def count_flops(model, inputs):
+    """2 x multiply-accumulates of Conv2d, Linear and matmuls (attention's
+    included), counted with forward hooks and a matmul wrapper."""
+    total = [0]
+    hooks = []
+
+    def conv_hook(m, inp, out):
+        k = m.weight.shape[1] * m.weight.shape[2] * m.weight.shape[3]
+        total[0] += 2 * out.numel() * k
+
+    def linear_hook(m, inp, out):
+        total[0] += 2 * out.numel() * m.in_features
+
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            hooks.append(m.register_forward_hook(conv_hook))
+        elif isinstance(m, nn.Linear):
+            hooks.append(m.register_forward_hook(linear_hook))
+    if isinstance(model, MatMul):
+        a, b = inputs
+        total[0] += 2 * a.shape[0] * a.shape[1] * b.shape[1]
+    with torch.no_grad():
+        model(*inputs)
+    for h in hooks:
+        h.remove()
+    if isinstance(model, TransformerBlock):
+        # q @ k^T and attn @ v inside nn.MultiheadAttention (its in/out
+        # projections are not nn.Linear calls), plus those projections.
+        b, s, d = inputs[0].shape
+        total[0] += 2 * 2 * b * s * s * d       # two batched matmuls
+        total[0] += 2 * b * s * d * 4 * d       # qkv (3d) and out (d) proj
+    return total[0]
+
+
+def generate(name, outdir):
+    torch.manual_seed(0)
+    build, desc = MODELS[name]
+    model, shapes = build()
+    model.eval()
+    rng = np.random.default_rng(0)
+    xs = [torch.from_numpy(rng.standard_normal(s).astype(np.float32))
+          for s in shapes]
+    with torch.no_grad():
+        ys = model(*xs)
+    ys = [ys] if isinstance(ys, torch.Tensor) else list(ys)
+    ys = [y.numpy().astype(np.float32) for y in ys]
+
+    in_names = ["x"] if len(xs) == 1 else ["a", "b"]
+    out_names = ["y%d" % i if len(ys) > 1 else "y" for i in range(len(ys))]
+    buf = io.BytesIO()
+    torch.onnx.export(model, tuple(xs), buf, opset_version=OPSET,
+                      do_constant_folding=True, input_names=in_names,
+                      output_names=out_names,
+                      training=torch.onnx.TrainingMode.EVAL)
+    proto = onnx.load_from_string(buf.getvalue())
+    onnx.checker.check_model(proto, full_check=True)
+    with torch.no_grad():
+        again = model(*xs)
+    again = [again] if isinstance(again, torch.Tensor) else list(again)
+    for y, z in zip(ys, again):
+        if not np.array_equal(y, z.numpy()):
+            sys.exit("make_models.py: %s: output changed by exporting" % name)
+        if not np.isfinite(y).all():
+            sys.exit("make_models.py: %s: non-finite reference" % name)
+
+    base = os.path.join(outdir, name)
+    onnx.save(proto, base + ".onnx")
+    for i, x in enumerate(xs):
+        np.save("%s.in%d.npy" % (base, i), x.numpy())
+    for i, y in enumerate(ys):
+        np.save("%s.out%d.npy" % (base, i), y)
+    meta = {
+        "name": name, "description": desc, "batch": shapes[0][0],
+        "inputs": [[n, list(s)] for n, s in zip(in_names, shapes)],
+        "outputs": [[n, list(y.shape)] for n, y in zip(out_names, ys)],
+        "params": sum(p.numel() for p in model.parameters()),
+        "flops": count_flops(model, xs), "opset": OPSET,
+        "onnx_nodes": len(proto.graph.node),
+        "onnx_ops": sorted({n.op_type for n in proto.graph.node}),
+        "torch": torch.__version__,
+    }
+    with open(base + ".json", "w") as f:
+        json.dump(meta, f, indent=1)
+    print("%-13s %-40s %4d nodes, %.3f GFLOP" %
+          (name, desc, meta["onnx_nodes"], meta["flops"] / 1e9))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
+                                                  "models"))
+    ap.add_argument("names", nargs="*", metavar="name",
+                    help="models (default: all of %s)" % ", ".join(MODELS))
+    args = ap.parse_args()
+    unknown = [n for n in args.names if n not in MODELS]
+    if unknown:
+        ap.error("unknown model(s) %s" % ", ".join(unknown))
+    os.makedirs(args.out, exist_ok=True)
+    torch.set_num_threads(1)
+    for name in args.names or list(MODELS):
+        generate(name, args.out)
+
+
+if __name__ == "__main__":
+    main()
