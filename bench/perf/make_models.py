@@ -37,6 +37,12 @@ import onnx
 import torch
 import torch.nn as nn
 
+# The ONNX tests' exporter already randomizes BatchNorm statistics (fresh
+# BNs are the identity); the benchmark's networks use the same helper.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "test", "onnx"))
+from gen_torch_models import randomize_batch_norms  # noqa: E402
+
 OPSET = 17
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -108,19 +114,6 @@ class AddOne(nn.Module):
 class MatMul(nn.Module):
     def forward(self, a, b):
         return torch.matmul(a, b)
-
-
-def randomize_batch_norms(model, generator):
-    """Non-trivial BatchNorm statistics (fresh BNs are the identity)."""
-    with torch.no_grad():
-        for m in model.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                c = m.num_features
-                m.running_mean.copy_(torch.randn(c, generator=generator) * 0.1)
-                m.running_var.copy_(
-                    torch.rand(c, generator=generator) * 0.5 + 0.75)
-                m.weight.copy_(torch.rand(c, generator=generator) * 0.5 + 0.75)
-                m.bias.copy_(torch.randn(c, generator=generator) * 0.1)
 
 
 def resnet18():

@@ -14,17 +14,19 @@ import sys
 SGEMM = ("sgemm_256", "sgemm_512", "sgemm_1024")
 
 
-def _ms(side):
+def fmt_ms(side, wrong=" (wrong)", missing="–"):
+    """A median in ms with 3-4 significant digits; `wrong` marks a side
+    whose outputs did not match."""
     if not side or side.get("median_ms") is None:
-        return "–"
+        return missing
     v = side["median_ms"]
     s = "%.4f" % v if v < 0.1 else "%.3f" % v if v < 10 else "%.1f" % v
-    return s + (" (wrong)" if side.get("status") != "ok" else "")
+    return s + (wrong if side.get("status") != "ok" else "")
 
 
-def _ratio(x):
+def fmt_ratio(x, missing="–"):
     if x is None:
-        return "–"
+        return missing
     return "%.1f" % x if x >= 10 else "%.2f" % x if x >= 0.1 else "%.3f" % x
 
 
@@ -113,9 +115,9 @@ def markdown(data):
     for r in results:
         m = r["mlc"]
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |"
-                   % (r["name"], r["batch"], _ms(m), _ms(r.get("ort")),
-                      _ms(r.get("torch")), _ratio(r.get("mlc_over_ort")),
-                      _ratio(r.get("mlc_over_torch")),
+                   % (r["name"], r["batch"], fmt_ms(m), fmt_ms(r.get("ort")),
+                      fmt_ms(r.get("torch")), fmt_ratio(r.get("mlc_over_ort")),
+                      fmt_ratio(r.get("mlc_over_torch")),
                       "%.2f" % m["compile_s"] if "compile_s" in m else "–",
                       "%.0f" % m["compile_rss_mib"]
                       if "compile_rss_mib" in m else "–",

@@ -83,6 +83,7 @@ import torch  # noqa: E402
 
 sys.path.insert(0, HERE)
 import make_models  # noqa: E402
+import report  # noqa: E402
 
 SGEMM = ("sgemm_256", "sgemm_512", "sgemm_1024")
 
@@ -279,11 +280,7 @@ def openblas_side(name, models):
 # ---------------------------------------------------------------------------
 
 def fmt_ms(side):
-    if not side or side.get("median_ms") is None:
-        return "-"
-    v = side["median_ms"]
-    s = "%.4f" % v if v < 0.1 else "%.3f" % v if v < 10 else "%.1f" % v
-    return s + ("!" if side.get("status") != "ok" else "")
+    return report.fmt_ms(side, wrong="!", missing="-")
 
 
 def ratio(a, b):
@@ -294,9 +291,7 @@ def ratio(a, b):
 
 
 def fmt_ratio(x):
-    if x is None:
-        return "-"
-    return "%.1f" % x if x >= 10 else "%.2f" % x if x >= 0.1 else "%.3f" % x
+    return report.fmt_ratio(x, missing="-")
 
 
 def correct_cell(r):
