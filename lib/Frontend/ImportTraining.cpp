@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/VJPUtils.h"
 #include "mlc/Frontend/ImportModel.h"
 #include "mlc/Transforms/Autodiff.h"
 
@@ -22,9 +23,12 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
+#include <numeric>
 #include <cstring>
 
 using namespace mlir;
+using mlc::graph::GraphBuilder;
+using mlc::graph::splatConstant;
 
 namespace mlc::frontend {
 namespace {
@@ -59,7 +63,8 @@ struct WeightUse {
   bool batchNormStat = false;  ///< mean/variance operand of batch_norm
   bool batchNormVariance = false;
   bool normScale = false;      ///< scale of batch_norm/layer_norm
-  int64_t fanIn = 0;           ///< from a matmul rhs or conv2d filter
+  bool matmulRhs = false;
+  bool convFilter = false;
 };
 
 class TrainingImporter {
@@ -103,18 +108,12 @@ LogicalResult TrainingImporter::classifyWeights() {
       }
       if ((node.op == "batch_norm" || node.op == "layer_norm") && i == 1)
         u.normScale = true;
-      if ((node.op == "matmul" || node.op == "conv2d") && i == 1)
-        for (const WeightDecl &w : spec.weights)
-          if (w.name == name && w.shape.size() >= 2) {
-            if (node.op == "conv2d") {
-              u.fanIn = 1;
-              for (size_t d = 1; d < w.shape.size(); ++d)
-                u.fanIn *= w.shape[d];
-            } else {
-              u.fanIn = w.shape[w.shape.size() - 2];
-            }
-          }
+      u.matmulRhs |= node.op == "matmul" && i == 1;
+      u.convFilter |= node.op == "conv2d" && i == 1;
     }
+  llvm::StringMap<const WeightDecl *> byName;
+  for (const WeightDecl &w : spec.weights)
+    byName[w.name] = &w;
 
   Type f32 = Float32Type::get(ctx);
   auto typeOf = [&](const WeightDecl &w) {
@@ -122,10 +121,7 @@ LogicalResult TrainingImporter::classifyWeights() {
   };
   if (!t.trainable.empty()) {
     for (auto [i, name] : llvm::enumerate(t.trainable)) {
-      const WeightDecl *w = nullptr;
-      for (const WeightDecl &c : spec.weights)
-        if (c.name == name)
-          w = &c;
+      const WeightDecl *w = byName.lookup(name);
       if (uses.lookup(name).batchNormStat) {
         error("training.trainable[" + std::to_string(i) + "]")
             << "'" << name
@@ -157,17 +153,6 @@ LogicalResult TrainingImporter::classifyWeights() {
   return success();
 }
 
-/// A constant holding `bytes` (row-major) of `type`.
-Value constantFrom(OpBuilder &b, Location loc, RankedTensorType type,
-                   ArrayRef<char> bytes, StringRef name) {
-  return graph::ConstantOp::create(b, loc, makeWeightAttr(type, bytes, name));
-}
-
-Value splat(ImplicitLocOpBuilder &b, RankedTensorType type, double value) {
-  return graph::ConstantOp::create(
-      b, DenseElementsAttr::get(
-             type, b.getFloatAttr(type.getElementType(), value)));
-}
 
 std::vector<char> TrainingImporter::initialValue(const WeightDecl &w) {
   if (!t.randomInit)
@@ -179,8 +164,14 @@ std::vector<char> TrainingImporter::initialValue(const WeightDecl &w) {
     std::fill(values.begin(), values.end(), 1.0f);
   } else if (u.batchNormStat) {
     // Running mean starts at 0.
-  } else if (u.fanIn > 0 || w.shape.size() >= 2) {
-    int64_t fanIn = u.fanIn > 0 ? u.fanIn : w.shape[w.shape.size() - 2];
+  } else if (w.shape.size() >= 2) {
+    // U(+-1/sqrt(fan_in)) as torch.nn.Linear / Conv2d: a conv2d filter
+    // [O, C/g, KH, KW] reads C/g*KH*KW inputs per output, a matrix [.., K, N]
+    // reads K.
+    int64_t fanIn = w.shape[w.shape.size() - 2];
+    if (u.convFilter)
+      fanIn = std::accumulate(w.shape.begin() + 1, w.shape.end(), int64_t(1),
+                              std::multiplies<int64_t>());
     double bound = 1.0 / std::sqrt(double(fanIn));
     // One stream per weight, so adding a weight does not reshuffle others.
     uint64_t h = t.seed;
@@ -203,14 +194,15 @@ func::FuncOp TrainingImporter::buildInit(OpBuilder &b) {
   auto func = func::FuncOp::create(b, loc, "init", b.getFunctionType({}, types));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(func.addEntryBlock());
-  ImplicitLocOpBuilder ib(loc, b);
   SmallVector<Value> values;
   for (const Variable &v : vars) {
     if (v.weight) {
       std::vector<char> bytes = initialValue(*v.weight);
-      values.push_back(constantFrom(b, loc, v.type, bytes, v.name));
+      values.push_back(graph::ConstantOp::create(
+          b, loc, makeWeightAttr(v.type, bytes, v.name)));
     } else {
-      values.push_back(splat(ib, v.type, 0.0));
+      values.push_back(splatConstant(b, loc, v.type.getElementType(),
+                                     v.type.getShape(), 0.0));
     }
   }
   func::ReturnOp::create(b, loc, values);
@@ -262,27 +254,23 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
     int64_t count = inType.getNumElements() / inType.getDimSize(1);
     double m = t.batchNormMomentum;
     double unbias = count > 1 ? double(count) / double(count - 1) : 1.0;
-    ImplicitLocOpBuilder ub(train.getLoc(), b);
-    auto scalarF32 = RankedTensorType::get({}, f32);
+    GraphBuilder ub(b, train.getLoc());
     auto runningUpdate = [&](Value running, Value batch, double factor) {
-      return graph::AddOp::create(
-          ub, graph::MulOp::create(ub, running, splat(ub, scalarF32, 1 - m)),
-          graph::MulOp::create(ub, batch, splat(ub, scalarF32, m * factor)));
+      Value fromBatch = ub.scale(batch, m * factor);
+      Value kept = ub.scale(running, 1 - m);
+      return ub.add(kept, fromBatch);
     };
     bufferUpdates[mean] = runningUpdate(mean, train.getMean(), 1.0);
     bufferUpdates[variance] =
         runningUpdate(variance, train.getVariance(), unbias);
   }
 
-  // The loss on the model output it names, with a new labels argument.
+  // The loss on the model output it names (ModelSpec checked that it is
+  // one), with a new labels argument.
   auto outIt = llvm::find_if(spec.outputs, [&](const OutputDecl &o) {
     return o.name == t.lossOutput;
   });
-  if (outIt == spec.outputs.end()) {
-    error("training.loss.output")
-        << "'" << t.lossOutput << "' is not one of the model's outputs";
-    return failure();
-  }
+  assert(outIt != spec.outputs.end() && "loss output is not a model output");
   Value prediction = ret.getOperand(outIt - spec.outputs.begin());
   auto predType = cast<RankedTensorType>(prediction.getType());
   if (!isa<FloatType>(predType.getElementType())) {
@@ -313,7 +301,7 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   for (auto [i, v] : llvm::enumerate(vars))
     if (v.kind == VarKind::Param)
       params.push_back(body.getArgument(i));
-  graph::GradientSeed seed{loss, splat(ib, cast<RankedTensorType>(loss.getType()), 1.0)};
+  graph::GradientSeed seed{loss, splatConstant(b, lossLoc, f32, {}, 1.0)};
   if (failed(graph::differentiate(b, body, params, seed, grads)))
     return failure();
 
@@ -331,7 +319,8 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   if (adam) {
     auto scalarType = RankedTensorType::get({}, f32);
     step = addState("adam.step", scalarType);
-    newStep = graph::AddOp::create(ib, step, splat(ib, scalarType, 1.0));
+    GraphBuilder sb(b, optLoc);
+    newStep = sb.add(step, sb.scalar(step, 1.0));
   }
   SmallVector<Value> newParams, newState;
   for (auto [i, param] : llvm::enumerate(params)) {

@@ -1080,6 +1080,10 @@ void Parser::checkTraining() {
   const TrainingSpec &t = spec.training;
   if (!defs.count(t.lossOutput))
     fail("training.loss.output", "unknown value " + quote(t.lossOutput));
+  if (std::none_of(spec.outputs.begin(), spec.outputs.end(),
+                   [&](const OutputDecl &o) { return o.name == t.lossOutput; }))
+    fail("training.loss.output",
+         quote(t.lossOutput) + " is not one of the model's outputs");
   const char *labelsKey =
       t.loss == TrainingSpec::Loss::MSE ? "target" : "labels";
   if (defs.count(t.labels))

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/VJPUtils.h"
 #include "mlc/Transforms/Passes.h"
 
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlc::graph {
@@ -23,127 +23,97 @@ using namespace mlc::graph;
 
 namespace {
 
-/// A rank-0 constant of `elementType` (it broadcasts against any tensor).
-Value scalar(ImplicitLocOpBuilder &b, Type elementType, double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute v = isa<FloatType>(elementType)
-                    ? Attribute(b.getFloatAttr(elementType, value))
-                    : Attribute(b.getIntegerAttr(elementType, int64_t(value)));
-  return ConstantOp::create(b, DenseElementsAttr::get(type, v));
-}
-
-Type elementTypeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getElementType();
-}
-
-SmallVector<int64_t> allAxes(Value v) {
-  return llvm::to_vector(
-      llvm::seq<int64_t>(0, cast<RankedTensorType>(v.getType()).getRank()));
-}
-
 /// mean(v) over every axis, as a scalar.
-Value meanAll(ImplicitLocOpBuilder &b, Value v) {
-  if (cast<RankedTensorType>(v.getType()).getRank() == 0)
+Value meanAll(GraphBuilder &b, Value v) {
+  int64_t rank = tensorTypeOf(v).getRank();
+  if (rank == 0)
     return v;
-  return ReduceMeanOp::create(b, v, allAxes(v), /*keepdims=*/false);
+  return b.reduceMean(v, llvm::to_vector(llvm::seq<int64_t>(0, rank)),
+                      /*keepdims=*/false);
 }
 
 /// grad + weight_decay * param (L2 regularization as torch.optim does it).
-Value decayed(ImplicitLocOpBuilder &b, Value param, Value grad, double wd) {
-  if (wd == 0)
-    return grad;
-  return AddOp::create(
-      b, grad, MulOp::create(b, param, scalar(b, elementTypeOf(param), wd)));
+Value decayed(GraphBuilder &b, Value param, Value grad, double wd) {
+  return wd == 0 ? grad : b.add(grad, b.scale(param, wd));
 }
 
-void expand(SoftmaxCrossEntropyOp op, ImplicitLocOpBuilder &b) {
-  auto labels = cast<RankedTensorType>(op.getLabels().getType());
-  Value logProbs = LogSoftmaxOp::create(b, op.getLogits(), /*axis=*/1);
-  Value index =
-      ReshapeOp::create(b, op.getLabels(),
-                        ArrayRef<int64_t>{labels.getDimSize(0), 1});
-  Value picked = GatherElementsOp::create(b, logProbs, index, /*axis=*/1);
-  op.getResult().replaceAllUsesWith(NegOp::create(b, meanAll(b, picked)));
+void expand(SoftmaxCrossEntropyOp op, GraphBuilder &b) {
+  OpBuilder &ob = b.builder();
+  Value logProbs = LogSoftmaxOp::create(ob, op.getLoc(), op.getLogits(), 1);
+  Value index = b.reshape(op.getLabels(),
+                          {tensorTypeOf(op.getLabels()).getDimSize(0), 1});
+  Value picked =
+      GatherElementsOp::create(ob, op.getLoc(), logProbs, index, /*axis=*/1);
+  op.getResult().replaceAllUsesWith(b.neg(meanAll(b, picked)));
 }
 
-void expand(MSELossOp op, ImplicitLocOpBuilder &b) {
-  Value diff = SubOp::create(b, op.getPrediction(), op.getTarget());
-  op.getResult().replaceAllUsesWith(
-      meanAll(b, MulOp::create(b, diff, diff)));
+void expand(MSELossOp op, GraphBuilder &b) {
+  Value diff = b.sub(op.getPrediction(), op.getTarget());
+  op.getResult().replaceAllUsesWith(meanAll(b, b.mul(diff, diff)));
 }
 
-void expand(SGDUpdateOp op, ImplicitLocOpBuilder &b) {
-  Type et = elementTypeOf(op.getParam());
+void expand(SGDUpdateOp op, GraphBuilder &b) {
   double momentum = op.getMomentum().convertToDouble();
   Value grad = decayed(b, op.getParam(), op.getGrad(),
                        op.getWeightDecay().convertToDouble());
   Value step = grad;
   if (Value velocity = op.getVelocity()) {
-    Value newVelocity =
-        AddOp::create(b, MulOp::create(b, velocity, scalar(b, et, momentum)),
-                      grad);
+    Value newVelocity = b.add(b.scale(velocity, momentum), grad);
     op.getResults()[1].replaceAllUsesWith(newVelocity);
-    step = op.getNesterov()
-               ? Value(AddOp::create(
-                     b, grad,
-                     MulOp::create(b, newVelocity, scalar(b, et, momentum))))
-               : newVelocity;
+    step = op.getNesterov() ? b.add(grad, b.scale(newVelocity, momentum))
+                            : newVelocity;
   }
-  Value lr = scalar(b, et, op.getLr().convertToDouble());
   op.getResults()[0].replaceAllUsesWith(
-      SubOp::create(b, op.getParam(), MulOp::create(b, step, lr)));
+      b.sub(op.getParam(), b.scale(step, op.getLr().convertToDouble())));
 }
 
-void expand(AdamUpdateOp op, ImplicitLocOpBuilder &b) {
-  Type et = elementTypeOf(op.getParam());
+void expand(AdamUpdateOp op, GraphBuilder &b) {
   double beta1 = op.getBeta1().convertToDouble();
   double beta2 = op.getBeta2().convertToDouble();
-  auto c = [&](double v) { return scalar(b, et, v); };
-  Value grad = decayed(b, op.getParam(), op.getGrad(),
+  Value param = op.getParam();
+  Value grad = decayed(b, param, op.getGrad(),
                        op.getWeightDecay().convertToDouble());
-  Value m = AddOp::create(b, MulOp::create(b, op.getM(), c(beta1)),
-                          MulOp::create(b, grad, c(1 - beta1)));
-  Value v = AddOp::create(
-      b, MulOp::create(b, op.getV(), c(beta2)),
-      MulOp::create(b, MulOp::create(b, grad, grad), c(1 - beta2)));
+  Value m = b.add(b.scale(op.getM(), beta1), b.scale(grad, 1 - beta1));
+  Value v = b.add(b.scale(op.getV(), beta2),
+                  b.scale(b.mul(grad, grad), 1 - beta2));
   // Bias corrections 1 - beta^step are scalars computed once per step.
-  Value correction1 = SubOp::create(b, c(1), PowOp::create(b, c(beta1), op.getStep()));
-  Value correction2 = SubOp::create(b, c(1), PowOp::create(b, c(beta2), op.getStep()));
-  Value mHat = DivOp::create(b, m, correction1);
-  Value vHat = DivOp::create(b, v, correction2);
-  Value denom = AddOp::create(b, SqrtOp::create(b, vHat),
-                              c(op.getEpsilon().convertToDouble()));
-  Value update = MulOp::create(b, DivOp::create(b, mHat, denom),
-                               c(op.getLr().convertToDouble()));
-  op.getNewParam().replaceAllUsesWith(SubOp::create(b, op.getParam(), update));
+  auto correction = [&](double beta) {
+    Value power = b.pow(b.scalar(param, beta), op.getStep());
+    return b.sub(b.scalar(param, 1), power);
+  };
+  Value correction1 = correction(beta1);
+  Value correction2 = correction(beta2);
+  Value mHat = b.div(m, correction1);
+  Value vHat = b.div(v, correction2);
+  Value denom = b.add(SqrtOp::create(b.builder(), op.getLoc(), vHat),
+                      b.scalar(param, op.getEpsilon().convertToDouble()));
+  Value update = b.scale(b.div(mHat, denom), op.getLr().convertToDouble());
+  op.getNewParam().replaceAllUsesWith(b.sub(param, update));
   op.getNewM().replaceAllUsesWith(m);
   op.getNewV().replaceAllUsesWith(v);
 }
 
-void expand(BatchNormTrainOp op, ImplicitLocOpBuilder &b) {
-  auto type = cast<RankedTensorType>(op.getInput().getType());
+void expand(BatchNormTrainOp op, GraphBuilder &b) {
+  Value x = op.getInput();
+  auto type = tensorTypeOf(x);
   int64_t channels = type.getDimSize(1);
   SmallVector<int64_t> axes, perChannel(type.getRank(), 1);
   perChannel[1] = channels;
   for (int64_t d = 0; d < type.getRank(); ++d)
     if (d != 1)
       axes.push_back(d);
-  Value mean = ReduceMeanOp::create(b, op.getInput(), axes, /*keepdims=*/true);
-  Value centered = SubOp::create(b, op.getInput(), mean);
-  Value variance = ReduceMeanOp::create(
-      b, MulOp::create(b, centered, centered), axes, /*keepdims=*/true);
-  Value rstd = RsqrtOp::create(
-      b, AddOp::create(b, variance,
-                       scalar(b, type.getElementType(),
-                              op.getEpsilon().convertToDouble())));
-  Value scale = ReshapeOp::create(b, op.getScale(), perChannel);
-  Value bias = ReshapeOp::create(b, op.getBias(), perChannel);
-  Value y = AddOp::create(
-      b, MulOp::create(b, MulOp::create(b, centered, rstd), scale), bias);
+  Value mean = b.reduceMean(x, axes, /*keepdims=*/true);
+  Value centered = b.sub(x, mean);
+  Value variance =
+      b.reduceMean(b.mul(centered, centered), axes, /*keepdims=*/true);
+  Value rstd = b.rsqrt(
+      b.add(variance, b.scalar(x, op.getEpsilon().convertToDouble())));
+  Value y = b.add(b.mul(b.mul(centered, rstd),
+                        b.reshape(op.getScale(), perChannel)),
+                  b.reshape(op.getBias(), perChannel));
   op.getResult().replaceAllUsesWith(y);
-  SmallVector<int64_t> flat{channels};
-  op.getMean().replaceAllUsesWith(ReshapeOp::create(b, mean, flat));
-  op.getVariance().replaceAllUsesWith(ReshapeOp::create(b, variance, flat));
+  op.getMean().replaceAllUsesWith(b.reshape(mean, {channels}));
+  op.getVariance().replaceAllUsesWith(b.reshape(variance, {channels}));
 }
 
 struct GraphExpandTrainingOps
@@ -156,7 +126,8 @@ struct GraphExpandTrainingOps
         ops.push_back(op);
     });
     for (Operation *op : ops) {
-      ImplicitLocOpBuilder b(op->getLoc(), op);
+      OpBuilder ob(op);
+      GraphBuilder b(ob, op->getLoc());
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](StopGradientOp s) {
             s.getResult().replaceAllUsesWith(s.getInput());

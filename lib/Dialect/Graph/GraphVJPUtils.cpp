@@ -196,65 +196,65 @@ Value buildConvTranspose2D(OpBuilder &b, Location loc, Value x, Value filter,
 }
 
 //===----------------------------------------------------------------------===//
-// VJPBuilder
+// GraphBuilder
 //===----------------------------------------------------------------------===//
 
-Value VJPBuilder::add(Value x, Value y) { return AddOp::create(b, loc, x, y); }
-Value VJPBuilder::sub(Value x, Value y) { return SubOp::create(b, loc, x, y); }
-Value VJPBuilder::mul(Value x, Value y) { return MulOp::create(b, loc, x, y); }
-Value VJPBuilder::div(Value x, Value y) { return DivOp::create(b, loc, x, y); }
-Value VJPBuilder::pow(Value x, Value y) { return PowOp::create(b, loc, x, y); }
-Value VJPBuilder::neg(Value x) { return NegOp::create(b, loc, x); }
-Value VJPBuilder::exp(Value x) { return ExpOp::create(b, loc, x); }
-Value VJPBuilder::log(Value x) { return LogOp::create(b, loc, x); }
-Value VJPBuilder::rsqrt(Value x) { return RsqrtOp::create(b, loc, x); }
-Value VJPBuilder::sign(Value x) { return SignOp::create(b, loc, x); }
+Value GraphBuilder::add(Value x, Value y) { return AddOp::create(b, loc, x, y); }
+Value GraphBuilder::sub(Value x, Value y) { return SubOp::create(b, loc, x, y); }
+Value GraphBuilder::mul(Value x, Value y) { return MulOp::create(b, loc, x, y); }
+Value GraphBuilder::div(Value x, Value y) { return DivOp::create(b, loc, x, y); }
+Value GraphBuilder::pow(Value x, Value y) { return PowOp::create(b, loc, x, y); }
+Value GraphBuilder::neg(Value x) { return NegOp::create(b, loc, x); }
+Value GraphBuilder::exp(Value x) { return ExpOp::create(b, loc, x); }
+Value GraphBuilder::log(Value x) { return LogOp::create(b, loc, x); }
+Value GraphBuilder::rsqrt(Value x) { return RsqrtOp::create(b, loc, x); }
+Value GraphBuilder::sign(Value x) { return SignOp::create(b, loc, x); }
 
-Value VJPBuilder::scalar(Value like, double v) {
+Value GraphBuilder::scalar(Value like, double v) {
   return splatConstant(b, loc, tensorTypeOf(like).getElementType(), {}, v);
 }
-Value VJPBuilder::scale(Value x, double s) { return mul(x, scalar(x, s)); }
+Value GraphBuilder::scale(Value x, double s) { return mul(x, scalar(x, s)); }
 
-Value VJPBuilder::cmp(ComparePredicate pred, Value x, Value y) {
+Value GraphBuilder::cmp(ComparePredicate pred, Value x, Value y) {
   return CompareOp::create(b, loc, pred, x, y);
 }
-Value VJPBuilder::select(Value c, Value t, Value f) {
+Value GraphBuilder::select(Value c, Value t, Value f) {
   return SelectOp::create(b, loc, c, t, f);
 }
-Value VJPBuilder::where(Value c, Value g, bool invert) {
+Value GraphBuilder::where(Value c, Value g, bool invert) {
   Value zero = scalar(g, 0.0);
   return invert ? select(c, zero, g) : select(c, g, zero);
 }
-Value VJPBuilder::cast(Value x, Type elementType) {
+Value GraphBuilder::cast(Value x, Type elementType) {
   return CastOp::create(b, loc, x, elementType);
 }
 
-Value VJPBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
+Value GraphBuilder::reshape(Value x, ArrayRef<int64_t> shape) {
   if (tensorTypeOf(x).getShape() == shape)
     return x;
   return ReshapeOp::create(b, loc, x, shape);
 }
-Value VJPBuilder::transpose(Value x, ArrayRef<int64_t> perm) {
+Value GraphBuilder::transpose(Value x, ArrayRef<int64_t> perm) {
   bool identity = true;
   for (size_t i = 0; i < perm.size(); ++i)
     identity &= perm[i] == int64_t(i);
   return identity ? x : TransposeOp::create(b, loc, x, perm);
 }
-Value VJPBuilder::broadcastTo(Value x, ArrayRef<int64_t> shape) {
+Value GraphBuilder::broadcastTo(Value x, ArrayRef<int64_t> shape) {
   if (tensorTypeOf(x).getShape() == shape)
     return x;
   return BroadcastToOp::create(b, loc, x, shape);
 }
-Value VJPBuilder::reduceSum(Value x, ArrayRef<int64_t> axes, bool keepdims) {
+Value GraphBuilder::reduceSum(Value x, ArrayRef<int64_t> axes, bool keepdims) {
   return ReduceSumOp::create(b, loc, x, axes, keepdims);
 }
-Value VJPBuilder::reduceMean(Value x, ArrayRef<int64_t> axes, bool keepdims) {
+Value GraphBuilder::reduceMean(Value x, ArrayRef<int64_t> axes, bool keepdims) {
   return ReduceMeanOp::create(b, loc, x, axes, keepdims);
 }
-Value VJPBuilder::matmul(Value x, Value y) {
+Value GraphBuilder::matmul(Value x, Value y) {
   return MatMulOp::create(b, loc, x, y);
 }
-Value VJPBuilder::sliceAxis(Value x, int64_t axis, int64_t start, int64_t end) {
+Value GraphBuilder::sliceAxis(Value x, int64_t axis, int64_t start, int64_t end) {
   ArrayRef<int64_t> shape = tensorTypeOf(x).getShape();
   if (start == 0 && end == shape[axis])
     return x;
@@ -264,17 +264,17 @@ Value VJPBuilder::sliceAxis(Value x, int64_t axis, int64_t start, int64_t end) {
   ends[axis] = end;
   return SliceOp::create(b, loc, x, starts, ends, steps);
 }
-Value VJPBuilder::transposeLast2(Value x) {
+Value GraphBuilder::transposeLast2(Value x) {
   int64_t rank = tensorTypeOf(x).getRank();
   SmallVector<int64_t> perm(rank);
   std::iota(perm.begin(), perm.end(), 0);
   std::swap(perm[rank - 1], perm[rank - 2]);
   return transpose(x, perm);
 }
-Value VJPBuilder::sumToShape(Value g, Type target) {
+Value GraphBuilder::sumToShape(Value g, Type target) {
   return graph::sumToShape(b, loc, g, llvm::cast<RankedTensorType>(target));
 }
-Value VJPBuilder::expandReduced(Value g, ArrayRef<int64_t> axes, bool keepdims,
+Value GraphBuilder::expandReduced(Value g, ArrayRef<int64_t> axes, bool keepdims,
                                 ArrayRef<int64_t> shape) {
   if (!keepdims) {
     SmallVector<int64_t> kept(shape);

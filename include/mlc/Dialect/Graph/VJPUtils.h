@@ -1,6 +1,7 @@
 //===- VJPUtils.h - building blocks of the graph VJP rules ------*- C++ -*-===//
 //
-// Shared by the gradient rules (lib/Dialect/Graph/GraphVJP*.cpp): a small
+// Shared by the gradient rules (lib/Dialect/Graph/GraphVJP*.cpp) and the
+// training-step builders (ExpandTrainingOps.cpp, ImportTraining.cpp): a small
 // builder of graph ops that infer their own types, the one helper that undoes
 // numpy broadcasting (sumToShape), strided scatters for slices and windows,
 // one-hot masks, and the transposed 2-D convolution that both the conv2d
@@ -83,9 +84,10 @@ mlir::Value buildConvTranspose2D(
     llvm::ArrayRef<int64_t> cropBegin, llvm::ArrayRef<int64_t> cropEnd);
 
 /// Terse construction of graph ops at one location (types are inferred).
-class VJPBuilder {
+/// Used by the gradient rules and by the passes that expand training ops.
+class GraphBuilder {
 public:
-  VJPBuilder(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
+  GraphBuilder(mlir::OpBuilder &b, mlir::Location loc) : b(b), loc(loc) {}
 
   mlir::OpBuilder &builder() { return b; }
   mlir::Location location() { return loc; }

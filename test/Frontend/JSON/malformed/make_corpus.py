@@ -332,12 +332,12 @@ TRAINING_CASES = [
                   tensor("k", "i64", [1], data=[1])]), {},
      "training.trainable[0]",
      "weight 'k' is not f32; only f32 weights can be trained"),
-    # Found when the train step is built.
-    ("training_no_section", model(), {}, "",
-     "the model has no 'training' section (see docs/training.md)"),
     ("training_output_not_returned",
      mlp(train(loss=dict(SCE, output="h"))), {}, "training.loss.output",
      "'h' is not one of the model's outputs"),
+    # Found when the train step is built.
+    ("training_no_section", model(), {}, "",
+     "the model has no 'training' section (see docs/training.md)"),
     ("training_sce_rank",
      mlp(train(), inputs=[tensor("x", "f32", [2, 5, 3])]), {},
      "training.loss.output", "softmax_cross_entropy needs logits of rank 2 "
