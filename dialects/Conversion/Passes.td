@@ -162,10 +162,59 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     iteration and contains a reduction (never duplicate a reduction); it then
     stays a loop nest of its own before the loop. The group's body is then
     inlined into the function.
+
+    Groups whose result is a contraction or an elementwise epilogue of one
+    are emitted first as register-blocked vector kernels (see
+    ContractionKernel.cpp): vector FMAs over accumulators kept in
+    registers across the whole reduction, the epilogue applied to them,
+    constant right-hand sides packed at compile time, and, for kernels with
+    at least `parallel-min-work` multiply-adds, the outermost tile loop
+    with two or more iterations as an scf.forall.
   }];
+  let options = [
+    Option<"contractionKernels", "contraction-kernels", "bool",
+           /*default=*/"true",
+           "Emit matmul/convolution groups as register-blocked vector "
+           "kernels (ContractionKernel.cpp)">,
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Width of the target's vector registers in bits">,
+    Option<"vectorRegisters", "vector-registers", "unsigned",
+           /*default=*/"16", "Number of vector registers">,
+    Option<"parallelMinWork", "parallel-min-work", "int64_t",
+           /*default=*/"131072",
+           "Kernels with at least this many multiply-adds get an scf.forall "
+           "(0: never)">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::linalg::LinalgDialect",
-                           "mlir::tensor::TensorDialect"];
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {
+  let summary = "Inline memref.alloca_scope ops that allocate nothing";
+  let description = [{
+    convert-scf-to-openmp wraps each parallel loop body in an alloca scope.
+    The scope's region must stay one block, so the loops inside could not
+    be lowered to cf; a scope without a memref.alloca of its own (nested
+    scopes keep theirs) releases nothing and is replaced by its body.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def ApproximateMath : Pass<"mlc-approximate-math"> {
+  let summary = "Inline polynomial approximations of f32 tanh, exp, log, erf";
+  let description = [{
+    Rewrites math.tanh, exp, expm1, log, log1p, log2 and erf on f32 (scalars
+    and vectors) into MLIR's polynomial approximations, so they vectorize
+    and need no libm call. Functions whose approximations lose accuracy on
+    part of the range (sin, cos, atan, ...) are left to libm.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES

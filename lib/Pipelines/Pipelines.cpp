@@ -58,12 +58,17 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
   return "graph-expand-training-ops,"
          "mlc-record-model-signature{entry=" + o.entry +
          "},"
-         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups),"
+         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{" +
+         "vector-bits=" + std::to_string(o.vectorBits) +
+         " vector-registers=" + std::to_string(o.vectorRegisters) +
+         (o.parallel ? "" : " parallel-min-work=0") + "}),"
          "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // Tile buffers of fused kernels are loop invariant: allocate once.
          "func.func(buffer-loop-hoisting),"
+         // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
+         "func.func(scf-forall-to-parallel),"
          // Folds loop-carried buffers (scf.for results that are their init)
          // so results are plain allocs that buffer-results-to-out-params
          // replaces by the caller's buffers: no copy into the outputs.
@@ -79,16 +84,21 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 }
 
 static std::string llvmPipeline(const CPUPipelineOptions &o) {
-  return "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+  // scf.parallel becomes omp.parallel + omp.wsloop, which LLVM IR
+  // translation outlines into __kmpc_fork_call: the runtime implements
+  // that small part of libomp's ABI with its own thread pool.
+  return "expand-strided-metadata,lower-affine,convert-scf-to-openmp,"
+         "mlc-inline-alloca-scopes,convert-scf-to-cf,"
          // f16/bf16 are storage types: math and arithmetic run in f32.
          "math-extend-to-supported-types{target-type=f32},"
          "arith-emulate-unsupported-floats{source-types=f16,bf16 "
-         "target-type=f32},mlc-expand-bf16,"
+         "target-type=f32},mlc-expand-bf16,mlc-approximate-math,"
          "convert-math-to-llvm,convert-math-to-libm,"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
-         "convert-cf-to-llvm,reconcile-unrealized-casts,"
+         "convert-vector-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+         "reconcile-unrealized-casts,"
          "mlc-emit-model-abi{entry=" +
          o.entry + " prefix=" + o.abiPrefix + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
          "canonicalize,mlc-pack-weight-globals";
@@ -146,6 +156,16 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "opt-level",
       llvm::cl::desc("Graph optimization level (0 keeps the graph)"),
       llvm::cl::init(2)};
+  Option<unsigned> vectorBits{*this, "vector-bits",
+                              llvm::cl::desc("Vector register width in bits"),
+                              llvm::cl::init(256)};
+  Option<unsigned> vectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("Number of vector registers"), llvm::cl::init(16)};
+  Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run large kernels' outer loops on several threads"),
+      llvm::cl::init(true)};
   Option<bool> training{
       *this, "training",
       llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
@@ -157,6 +177,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.cpuFeatures = cpuFeatures;
     o.optLevel = optLevel;
     o.inference = !training;
+    o.vectorBits = vectorBits;
+    o.vectorRegisters = vectorRegisters;
+    o.parallel = parallel;
     return o;
   }
 };

@@ -5,6 +5,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -98,6 +99,12 @@ FailureOr<CPUTarget> resolveCPUTarget(StringRef cpu, std::string &error) {
     if (llvm::is_contained(enabled, f))
       abi.push_back(f);
   t.abiFeatures = llvm::join(abi, ",");
+  if (llvm::is_contained(enabled, "avx512f")) {
+    t.vectorBits = 512;
+    t.vectorRegisters = 32;
+  } else if (llvm::is_contained(enabled, "avx")) {
+    t.vectorBits = 256;
+  }
   return t;
 }
 
@@ -107,6 +114,7 @@ std::unique_ptr<Module> translateToLLVMIR(mlir::ModuleOp module,
   mlir::DialectRegistry registry;
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerOpenMPDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, ctx, "model");

@@ -91,6 +91,11 @@ cl::opt<std::string> cpu("cpu",
                                   "AVX2/FMA baseline) or haswell"),
                          cl::init("native"));
 cl::alias cpuAlias("mcpu", cl::desc("Alias for --cpu"), cl::aliasopt(cpu));
+cl::opt<bool> parallelKernels(
+    "parallel",
+    cl::desc("Run large kernels on the runtime's threads (default true; "
+             "--parallel=false emits single-threaded code)"),
+    cl::init(true));
 cl::opt<std::string> runtimeLib(
     "runtime-lib",
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
@@ -344,6 +349,9 @@ int main(int argc, char **argv) {
 
   mlc::CPUPipelineOptions pipelineOpts;
   pipelineOpts.cpuFeatures = target->abiFeatures;
+  pipelineOpts.vectorBits = target->vectorBits;
+  pipelineOpts.vectorRegisters = target->vectorRegisters;
+  pipelineOpts.parallel = parallelKernels;
   pipelineOpts.optLevel =
       graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
   // Batch-norm folding and friends would bake trained values into code.

@@ -20,6 +20,13 @@ struct CPUPipelineOptions {
   /// Inference-only rewrites (batch-norm folding, ...) are allowed; false
   /// when compiling a training step.
   bool inference = true;
+  /// Width and number of the target's vector registers (from its CPU
+  /// features: 512/32 with AVX-512, 256/16 with AVX).
+  unsigned vectorBits = 256;
+  unsigned vectorRegisters = 16;
+  /// Large kernels run their outer tile loop on the runtime's threads
+  /// (OpenMP lowering); false keeps every kernel single-threaded.
+  bool parallel = true;
 };
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).

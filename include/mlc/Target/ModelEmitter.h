@@ -23,6 +23,10 @@ struct CPUTarget {
   /// Features the runtime checks before running the model (model_abi.h
   /// names, comma-separated), i.e. the subset of `features` it knows.
   std::string abiFeatures;
+  /// Vector registers the kernels are blocked for: 512-bit x 32 with
+  /// AVX-512F, 256-bit x 16 with AVX, else 128-bit x 16.
+  unsigned vectorBits = 128;
+  unsigned vectorRegisters = 16;
 };
 
 /// `cpu` is "native" (the host CPU and its features), "generic" (baseline

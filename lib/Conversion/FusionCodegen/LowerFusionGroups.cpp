@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSchedules.h"
 #include "mlc/Conversion/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
@@ -136,11 +137,23 @@ struct LowerFusionGroups
         fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
     FrozenRewritePatternSet frozen(std::move(fusion));
 
+    mlc::codegen::KernelOptions kernelOpts;
+    kernelOpts.vectorBits = vectorBits;
+    kernelOpts.vectorRegisters = vectorRegisters;
+    kernelOpts.parallelMinWork =
+        parallelMinWork > 0 ? int64_t(parallelMinWork) : INT64_MAX;
+
     IRRewriter rewriter(ctx);
     for (mlc::graph::FusionGroupOp group : groups) {
       // The group is isolated, so fusion cannot reach outside it.
-      if (failed(applyPatternsGreedily(group, frozen)) ||
-          failed(tileAndFuse(rewriter, group)))
+      if (failed(applyPatternsGreedily(group, frozen)))
+        return signalPassFailure();
+      FailureOr<bool> kernel =
+          contractionKernels
+              ? mlc::codegen::emitContractionKernel(rewriter, group,
+                                                    kernelOpts)
+              : FailureOr<bool>(false);
+      if (failed(kernel) || (!*kernel && failed(tileAndFuse(rewriter, group))))
         return signalPassFailure();
       // Drop the untiled originals that tiling left without users.
       if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))

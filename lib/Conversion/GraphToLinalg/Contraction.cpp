@@ -122,7 +122,12 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     // Groups are an explicit dim G: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
     // y [N,G,O/G,OH,OW]. With one group that dim is left out entirely, so
     // the common conv has no reshapes and its consumers can fuse with it.
-    bool grouped = groups != 1;
+    // So is it for a depthwise conv (one input and one output channel per
+    // group): the group dim is the channel dim itself.
+    int64_t inChannels = op.getInput().getType().getDimSize(1);
+    bool depthwise =
+        groups != 1 && groups == inChannels && groups == out[1];
+    bool grouped = groups != 1 && !depthwise;
     Value x = grouped ? splitDim(rewriter, loc, input, 1, groups) : input;
     Value w = grouped ? splitDim(rewriter, loc, op.getFilter(), 0, groups)
                       : op.getFilter();
@@ -131,11 +136,13 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
                                        out[3]}
                 : SmallVector<int64_t>(out);
     auto accType = RankedTensorType::get(accShape, elt);
-    // Loop dims: [n, (g,) o, oh, ow | c, kh, kw].
+    // Loop dims: [n, (g,) o, oh, ow | c, kh, kw]; a depthwise conv has no
+    // c loop (its single input channel is the output channel o).
     int64_t par = accShape.size();
-    int64_t numLoops = par + 3;
+    int64_t numReductions = depthwise ? 2 : 3;
+    int64_t numLoops = par + numReductions;
     AffineExpr n = e(0), o = e(par - 3), oh = e(par - 2), ow = e(par - 1);
-    AffineExpr c = e(par), kh = e(par + 1), kw = e(par + 2);
+    AffineExpr c = e(par), kh = e(numLoops - 2), kw = e(numLoops - 1);
     AffineExpr ih = oh * s[0] + kh * d[0];
     AffineExpr iw = ow * s[1] + kw * d[1];
     SmallVector<AffineExpr> xExprs = {n}, wExprs, yExprs;
@@ -143,8 +150,13 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
       xExprs.push_back(e(1));
       wExprs.push_back(e(1));
     }
-    xExprs.append({c, ih, iw});
-    wExprs.append({o, c, kh, kw});
+    if (depthwise) {
+      xExprs.append({o, ih, iw});
+      wExprs.append({o, getAffineConstantExpr(0, ctx), kh, kw});
+    } else {
+      xExprs.append({c, ih, iw});
+      wExprs.append({o, c, kh, kw});
+    }
     for (int64_t i = 0; i < par; ++i)
       yExprs.push_back(e(i));
 
@@ -176,7 +188,7 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
                                    AffineMap::get(numLoops, 0, wExprs, ctx),
                                    AffineMap::get(numLoops, 0, yExprs, ctx)};
     SmallVector<IteratorType> iterators(par, IteratorType::parallel);
-    iterators.append(3, IteratorType::reduction);
+    iterators.append(numReductions, IteratorType::reduction);
     Value conv =
         linalg::GenericOp::create(
             rewriter, loc, accType, ValueRange{x, w}, init, maps, iterators,

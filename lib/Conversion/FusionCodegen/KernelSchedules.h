@@ -1,0 +1,38 @@
+//===- KernelSchedules.h - per-kernel-kind codegen schedules ----*- C++ -*-===//
+//
+// Schedules that mlc-lower-fusion-groups applies to a fusion group before its
+// generic tile-and-fuse fallback. Each returns true when it emitted the
+// group's result, false when the group does not have its shape (nothing is
+// changed then), and failure on an internal error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
+#define MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
+
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlc::codegen {
+
+struct KernelOptions {
+  /// Width of the target's vector registers in bits (512: AVX-512).
+  unsigned vectorBits = 256;
+  /// Number of vector registers of that width.
+  unsigned vectorRegisters = 16;
+  /// Kernels with at least this many multiply-adds run their outermost
+  /// parallel tile loop on several threads.
+  int64_t parallelMinWork = 1 << 17;
+};
+
+/// Contraction (matmul, convolution, depthwise convolution) followed by an
+/// optional elementwise epilogue: register-blocked vector FMAs with the
+/// accumulators in registers over the whole reduction, the epilogue applied
+/// to the accumulators, constant right-hand sides packed at compile time.
+mlir::FailureOr<bool> emitContractionKernel(mlir::RewriterBase &rewriter,
+                                            graph::FusionGroupOp group,
+                                            const KernelOptions &options);
+
+} // namespace mlc::codegen
+
+#endif

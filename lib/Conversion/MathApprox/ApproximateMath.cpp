@@ -1,0 +1,39 @@
+//===- ApproximateMath.cpp - inline polynomial math on f32 ----------------===//
+//
+// libm's scalar tanhf/expf/logf/erff calls dominated small CNNs (86% of
+// LeNet-5's time went to tanhf) and cannot be vectorized. MLIR's
+// polynomial approximations are inline, branch-free and work on vectors.
+// Only functions whose approximations are accurate over the whole f32
+// range are rewritten; trigonometric ones keep libm.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_APPROXIMATEMATH
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+
+struct ApproximateMath : mlc::impl::ApproximateMathBase<ApproximateMath> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMathPolynomialApproximationPatterns(
+        patterns, [](StringRef name) {
+          name.consume_front("math.");
+          return llvm::is_contained(
+              {"tanh", "exp", "expm1", "log", "log1p", "log2", "erf"}, name);
+        });
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,134 @@
+// Contraction groups become register-blocked vector kernels: accumulators
+// carried in registers by the reduction loops, vector FMAs, the epilogue on
+// the accumulators, static tails (masked last vector, fewer rows).
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=256 vector-registers=16 parallel-min-work=0}),canonicalize,cse)' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=1}),canonicalize,cse)' | FileCheck %s --check-prefix=AVX512
+
+// matmul 13x20 . 20x24 with bias + relu on 8-float vectors: nr = 2 vectors
+// (16 columns) then an 8-column tail; mr = 6 rows then a 1-row tail. B is a
+// graph input used by 3 row tiles: read in place, no packing.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK: scf.for %[[K:.*]] = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z:[a-z_0-9]*]], %{{.*}} = %[[Z]],
+// CHECK-COUNT-6: vector.broadcast
+// CHECK: vector.transfer_read %{{.*}}[%[[K]], %c0], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
+// CHECK: vector.transfer_read %{{.*}}[%[[K]], %c8], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
+// CHECK-COUNT-12: vector.fma
+// CHECK: scf.yield
+// CHECK: arith.addf {{.*}} : vector<8xf32>
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
+// The one-row tail of the first 16 columns:
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-2: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// then the 8-column tail, 6 rows at a time and one row.
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c16], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
+// CHECK-COUNT-6: vector.fma
+// CHECK: vector.transfer_write %{{.*}}[%{{.*}}, %c16] {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]]) -> (vector<8xf32>)
+// CHECK: return
+// With AVX-512 and a forall allowed for any size: the 6-row tiles run in
+// parallel, vectors are 16 floats.
+// AVX512-LABEL: func.func @matmul_bias_relu
+// AVX512: scf.forall
+// AVX512: vector<16xf32>
+func.func @matmul_bias_relu(%x: tensor<13x20xf32>, %w: tensor<20x24xf32>, %b: tensor<24xf32>) -> tensor<13x24xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<13x20xf32>, tensor<20x24xf32>, tensor<24xf32>) -> tensor<13x24xf32> {
+  ^bb0(%a: tensor<13x20xf32>, %c: tensor<20x24xf32>, %d: tensor<24xf32>):
+    %1 = graph.matmul %a, %c : (tensor<13x20xf32>, tensor<20x24xf32>) -> tensor<13x24xf32>
+    %2 = graph.add %1, %d : (tensor<13x24xf32>, tensor<24xf32>) -> tensor<13x24xf32>
+    %3 = graph.relu %2 : tensor<13x24xf32>
+    graph.yield %3 : tensor<13x24xf32>
+  }
+  return %0 : tensor<13x24xf32>
+}
+
+// -----
+
+// A constant right-hand side is packed at compile time into
+// [N/nr, K, nr] = [2, 5, 16] (zero-padded from 20 columns): every load is a
+// full contiguous vector, the last tile's writes are masked.
+// CHECK-LABEL: func.func @matmul_packed_weights
+// CHECK: %[[P:.*]] = arith.constant dense_resource<packed_weight> : tensor<2x5x16xf32>
+// CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %c8], %{{.*}} {in_bounds = [true]}
+// CHECK: vector.transfer_read %[[P]][%c1, %{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c16] : vector<8xf32>, tensor<3x20xf32>
+func.func @matmul_packed_weights(%x: tensor<3x5xf32>) -> tensor<3x20xf32> {
+  %w = graph.constant dense<0.5> : tensor<5x20xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<3x5xf32>, tensor<5x20xf32>) -> tensor<3x20xf32> {
+  ^bb0(%a: tensor<3x5xf32>, %c: tensor<5x20xf32>):
+    %1 = graph.matmul %a, %c : (tensor<3x5xf32>, tensor<5x20xf32>) -> tensor<3x20xf32>
+    graph.yield %1 : tensor<3x20xf32>
+  }
+  return %0 : tensor<3x20xf32>
+}
+
+// -----
+
+// NCHW convolution with bias: rows are output channels (the filter is the
+// broadcast operand), vectors run along the output row; the bias seeds the
+// accumulators; the reduction loops are c, kh, kw. Stride 2 reads a wide
+// masked vector and keeps every other lane.
+// CHECK-LABEL: func.func @conv_stride2
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK-COUNT-8: tensor.extract %{{.*}} : tensor<8xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
+// CHECK: vector.transfer_read {{.*}} : tensor<1x4x9x9xf32>, vector<16xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+// CHECK-COUNT-8: vector.fma
+// The 4-wide output rows: masked stores (no in_bounds).
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0, %{{.*}}, %c0] : vector<8xf32>, tensor<1x8x4x4xf32>
+func.func @conv_stride2(%x: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x4x9x9xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  ^bb0(%a: tensor<1x4x9x9xf32>, %c: tensor<8x4x3x3xf32>, %d: tensor<8xf32>):
+    %1 = graph.conv2d %a, %c, %d {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x9x9xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+    graph.yield %1 : tensor<1x8x4x4xf32>
+  }
+  return %0 : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// Depthwise convolution: no outer product exists (input and filter both
+// vary with the channel), so rows are output rows of the vector operand and
+// the filter tap is one broadcast shared by all rows.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: tensor.expand_shape
+// CHECK: scf.for %[[C:.*]] = %c0 to %c6 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK-COUNT-4: vector.transfer_read {{.*}} : tensor<1x6x10x10xf32>, vector<8xf32>
+// CHECK: tensor.extract %{{.*}}[%[[C]], %c0, %[[KH]], %[[KW]]] : tensor<6x1x3x3xf32>
+// CHECK: vector.broadcast
+// CHECK-COUNT-4: vector.fma
+func.func @depthwise(%x: tensor<1x6x10x10xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<1x6x8x8xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x6x10x10xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x8x8xf32> {
+  ^bb0(%a: tensor<1x6x10x10xf32>, %c: tensor<6x1x3x3xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 6 : i64} : (tensor<1x6x10x10xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x8x8xf32>
+    graph.yield %1 : tensor<1x6x8x8xf32>
+  }
+  return %0 : tensor<1x6x8x8xf32>
+}
+
+// -----
+
+// Not a contraction group: left to the generic tile-and-fuse path.
+// CHECK-LABEL: func.func @not_a_contraction
+// CHECK-NOT: vector.fma
+// CHECK: linalg.generic
+func.func @not_a_contraction(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %0 = graph.fusion_group "elementwise"(%x) : (tensor<4x5xf32>) -> tensor<4x5xf32> {
+  ^bb0(%a: tensor<4x5xf32>):
+    %1 = graph.relu %a : tensor<4x5xf32>
+    graph.yield %1 : tensor<4x5xf32>
+  }
+  return %0 : tensor<4x5xf32>
+}
