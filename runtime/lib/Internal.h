@@ -112,6 +112,10 @@ struct Variable {
 mlc_status setUpTraining(mlc_model *model);
 void destroyTraining(mlc_model *model);
 
+/// Passes the model's thread-count setting to its runtime copy for the
+/// calling thread; call right before every call into the model.
+void prepareCall(const mlc_model *model);
+
 /// Sets the error and returns it unless `model` is a non-NULL trainable
 /// model.
 mlc_status requireTrainable(const mlc_model *model);
@@ -150,6 +154,11 @@ struct mlc_model {
   mlc_model_entry_fn entry;
   uint64_t workspaceBytes;
   mlc::rt::Signature sig; // inference; its variable inputs come from us
+  // The model.so's thread-count setter (NULL for models built before it)
+  // and mlc_model_set_num_threads's value (0: default), atomic: runs on
+  // other threads read it.
+  mlc_abi_set_num_threads_fn setNumThreads;
+  int32_t numThreads;
 
   // Trainable models only; zero otherwise.
   bool trainable;

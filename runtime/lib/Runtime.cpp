@@ -10,6 +10,7 @@
 
 #include "mlc/runtime.h"
 #include "Internal.h"
+#include "ThreadPool.h"
 #include "mlc/model_abi.h"
 
 #include <dlfcn.h>
@@ -216,6 +217,10 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
 
+  // Optional: models built before it run without the setting.
+  model->setNumThreads = reinterpret_cast<mlc_abi_set_num_threads_fn>(
+      dlsym(model->handle, MLC_SYM_SET_NUM_THREADS));
+
   uint32_t version = abiVersion();
   if (version != MLC_MODEL_ABI_VERSION) {
     setError(MLC_ERR_LOAD,
@@ -343,6 +348,43 @@ uint64_t mlc_model_workspace_size(const mlc_model *model) {
     return 0;
   }
   return model->workspaceBytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+mlc_status mlc_model_set_num_threads(mlc_model *model, int32_t n) {
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  if (n < 0)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "invalid number of threads %d (expected >= 1, or 0 for "
+                    "the number of online CPUs)",
+                    int(n));
+  __atomic_store_n(&model->numThreads, n, __ATOMIC_RELAXED);
+  return MLC_OK;
+}
+
+int32_t mlc_model_num_threads(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return -1;
+  }
+  // Without the setter the model.so's runtime predates the thread pool, so
+  // its kernels have no parallel loops.
+  if (!model->setNumThreads)
+    return 1;
+  return effectiveNumThreads(
+      __atomic_load_n(&model->numThreads, __ATOMIC_RELAXED));
+}
+
+void mlc::rt::prepareCall(const mlc_model *model) {
+  // The model's own runtime copy runs its parallel loops and keeps the
+  // setting per thread: set it on this thread every time, as it may have
+  // changed since this thread's last call.
+  if (model->setNumThreads)
+    model->setNumThreads(__atomic_load_n(&model->numThreads, __ATOMIC_RELAXED));
 }
 
 //===----------------------------------------------------------------------===//
@@ -502,6 +544,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     for (int32_t i = 0; i < numVars; ++i)
       buffers[i] =
           model->variables[model->inferVariables[i]].copies[model->current];
+    prepareCall(model);
     model->entry(buffers, workspace);
   }
 

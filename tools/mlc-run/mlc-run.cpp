@@ -59,7 +59,10 @@ running:
   --bench N                     after warm-up runs, time N runs and print
                                 "median_ms=<x> min_ms=<y>"
   --warmup N                    warm-up runs before --bench (default 3)
-  --threads T                   run from T threads at once, each with its own
+  --threads T                   threads for the model's parallel loops
+                                (default 0: one per online CPU; at most 64
+                                are used)
+  --concurrent T                run from T threads at once, each with its own
                                 outputs, and check all results are bitwise
                                 identical (default 1)
   --info                        print the model's inputs, outputs and
@@ -121,7 +124,8 @@ struct Options {
   bool info = false;
   int64_t bench = 0;
   int64_t warmup = 3;
-  int64_t threads = 1;
+  int64_t concurrent = 1; // application threads running the model
+  int64_t threads = 0;    // intra-op threads; 0: the runtime's default
   uint64_t seed = 0;
   double rtol = 1e-4;
   double atol = 1e-5;
@@ -198,8 +202,10 @@ Options parseArgs(int argc, char **argv) {
       opts.bench = parseInt(name, value(), 1, 100000000);
     } else if (name == "--warmup") {
       opts.warmup = parseInt(name, value(), 0, 100000000);
+    } else if (name == "--concurrent") {
+      opts.concurrent = parseInt(name, value(), 1, 1024);
     } else if (name == "--threads") {
-      opts.threads = parseInt(name, value(), 1, 1024);
+      opts.threads = parseInt(name, value(), 0, 1024);
     } else if (name == "--seed") {
       opts.seed = uint64_t(parseInt(name, value(), 0, INT64_MAX));
     } else if (name == "--rtol") {
@@ -244,9 +250,9 @@ Options parseArgs(int argc, char **argv) {
   } else {
     if (!opts.inputs.empty() || !opts.expects.empty() ||
         !opts.outputDir.empty() || opts.bench || opts.print ||
-        opts.threads != 1)
+        opts.concurrent != 1)
       usageError("--train cannot be combined with -i, --expect, -o, --print, "
-                 "--bench or --threads");
+                 "--bench or --concurrent");
   }
   return opts;
 }
@@ -949,6 +955,8 @@ int main(int argc, char **argv) {
   mlc_model *model = mlc_model_open(opts.modelPath.c_str());
   if (!model)
     fatal(mlc_last_error());
+  if (mlc_model_set_num_threads(model, int32_t(opts.threads)) != MLC_OK)
+    fatal(mlc_last_error());
   std::vector<Slot> inputSlots = describe(model, true);
   std::vector<Slot> outputSlots = describe(model, false);
 
@@ -1028,30 +1036,30 @@ int main(int argc, char **argv) {
   if (!opts.outputDir.empty())
     makeDirectory(opts.outputDir);
 
-  // Run, from opts.threads threads when asked.
+  // Run, from opts.concurrent threads when asked.
   int64_t warmup = opts.bench ? opts.warmup : 0;
   int64_t runs = opts.bench ? opts.bench : 1;
-  std::vector<Worker> workers(size_t(opts.threads));
+  std::vector<Worker> workers(size_t(opts.concurrent));
   for (Worker &w : workers)
     for (const Slot &s : outputSlots)
       w.outputs.emplace_back(s.sizeBytes);
   std::atomic<int64_t> ready{0};
-  if (opts.threads == 1) {
+  if (opts.concurrent == 1) {
     runWorker(model, inputs, outputSlots, workers[0], warmup, runs, ready, 1);
   } else {
     std::vector<std::thread> threads;
     for (Worker &w : workers)
       threads.emplace_back(runWorker, model, std::cref(inputs),
                            std::cref(outputSlots), std::ref(w), warmup, runs,
-                           std::ref(ready), opts.threads);
+                           std::ref(ready), opts.concurrent);
     for (std::thread &t : threads)
       t.join();
   }
   for (size_t t = 0; t < workers.size(); ++t)
     if (!workers[t].error.empty())
-      fatal(opts.threads > 1 ? "run failed in thread " + std::to_string(t) +
-                                   ": " + workers[t].error
-                             : "run failed: " + workers[t].error);
+      fatal(opts.concurrent > 1 ? "run failed in thread " + std::to_string(t) +
+                                      ": " + workers[t].error
+                                : "run failed: " + workers[t].error);
   for (size_t t = 1; t < workers.size(); ++t)
     for (size_t o = 0; o < outputSlots.size(); ++o)
       if (memcmp(workers[t].outputs[o].data(), workers[0].outputs[o].data(),
@@ -1099,8 +1107,8 @@ int main(int argc, char **argv) {
     size_t n = times.size();
     double median =
         n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    printf("runs=%zu threads=%" PRId64 " warmup=%" PRId64 "\n", n, opts.threads,
-           warmup);
+    printf("runs=%zu concurrent=%" PRId64 " threads=%d warmup=%" PRId64 "\n", n,
+           opts.concurrent, int(mlc_model_num_threads(model)), warmup);
     printf("median_ms=%.6f min_ms=%.6f\n", median, times.front());
   }
   if (!opts.saveWeights.empty() &&

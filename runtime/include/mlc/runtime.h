@@ -15,6 +15,11 @@
  * wait for runs in flight, and runs wait for them). mlc_last_error() is per
  * thread.
  *
+ * Intra-op parallelism: a model's parallel loops run on a pool of worker
+ * threads inside the model.so (mlc_model_set_num_threads). Only one call at
+ * a time uses the pool; a call that finds it busy runs its loops on the
+ * calling thread alone.
+ *
  * See docs/runtime-api.md.
  *===----------------------------------------------------------------------===*/
 #ifndef MLC_RUNTIME_H
@@ -39,6 +44,9 @@ extern "C" {
  * looking up mlc_model_is_trainable in a model.so). */
 #define MLC_RUNTIME_API_VERSION 1
 #define MLC_RUNTIME_HAS_TRAINING 1
+/* mlc_model_set_num_threads and mlc_model_num_threads exist (also added to
+ * version 1). */
+#define MLC_RUNTIME_HAS_NUM_THREADS 1
 
 /* Element types. Values are part of the ABI: never renumber. */
 typedef enum mlc_dtype {
@@ -126,6 +134,17 @@ MLC_API mlc_status mlc_model_run(const mlc_model *model,
                                  const mlc_tensor *inputs, int32_t num_inputs,
                                  const mlc_tensor *outputs,
                                  int32_t num_outputs);
+
+/* The number of threads the model's parallel loops use in runs, train
+ * steps and resets started after this returns: n >= 1 (at most 64 are used),
+ * or 0 for the default, the number of online CPUs. Negative n is
+ * MLC_ERR_INVALID_ARGUMENT. Safe while other threads run the model. A
+ * model.so built before this function existed ignores the setting. */
+MLC_API mlc_status mlc_model_set_num_threads(mlc_model *model, int32_t n);
+/* The number of threads a run uses: the setting (at most 64), or the number
+ * of online CPUs (at most 64) for the default; 1 for a model.so built before
+ * the setting existed. -1 (and an error) when model is NULL. */
+MLC_API int32_t mlc_model_num_threads(const mlc_model *model);
 
 /*===--------------------------------------------------------------------===*
  * Training (models compiled with mlc-compile --train)

@@ -10,6 +10,7 @@ ctypes and numpy: it loads the model.so and calls the runtime's C API
     y = m(x)            # one output: an array; several: a tuple
     y = m(x=x)
     outs = m.run({"x": x})   # {"y": array}
+    m.num_threads = 4        # threads of its parallel loops (0: one per CPU)
 
 Trainable models (mlc-compile --train) also train in place:
 
@@ -32,6 +33,7 @@ the run, and bf16 outputs come back as float32 arrays (exactly).
 """
 
 import ctypes
+import operator
 import os
 
 import numpy as np
@@ -142,6 +144,11 @@ _TRAIN_SIGNATURES = {
     "mlc_model_load_safetensors": (
         ctypes.c_int, [_c_model_p, ctypes.c_char_p]),
 }
+# The intra-op thread setting; a model.so built before it lacks these.
+_THREAD_SIGNATURES = {
+    "mlc_model_set_num_threads": (ctypes.c_int, [_c_model_p, ctypes.c_int32]),
+    "mlc_model_num_threads": (ctypes.c_int32, [_c_model_p]),
+}
 # mlc_variable_kind values.
 _VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
 
@@ -164,11 +171,14 @@ def _open_library(path):
         fn.restype = restype
         fn.argtypes = argtypes
     lib.mlc_has_training = all(hasattr(lib, n) for n in _TRAIN_SIGNATURES)
-    if lib.mlc_has_training:
-        for name, (restype, argtypes) in _TRAIN_SIGNATURES.items():
-            fn = getattr(lib, name)
-            fn.restype = restype
-            fn.argtypes = argtypes
+    lib.mlc_has_threads = all(hasattr(lib, n) for n in _THREAD_SIGNATURES)
+    for present, signatures in ((lib.mlc_has_training, _TRAIN_SIGNATURES),
+                                (lib.mlc_has_threads, _THREAD_SIGNATURES)):
+        if present:
+            for name, (restype, argtypes) in signatures.items():
+                fn = getattr(lib, name)
+                fn.restype = restype
+                fn.argtypes = argtypes
     version = lib.mlc_runtime_api_version()
     if version != _API_VERSION:
         raise Error(f"'{path}' contains runtime API version {version}, but "
@@ -363,6 +373,31 @@ class Model:
             raise Error(self._last_error())
         return [_from_bf16_bits(a) if code == _BF16 else a
                 for a, code in zip(outputs, self._output_codes)]
+
+    @property
+    def num_threads(self):
+        """Threads the model's parallel loops use: the setting (at most 64),
+        by default one per online CPU. 1 for a model.so whose runtime
+        predates the setting. Assign n >= 1, or 0 for the default."""
+        if self._handle is None:
+            raise Error("the model has been closed")
+        if not self._lib.mlc_has_threads:
+            return 1
+        return int(self._lib.mlc_model_num_threads(self._handle))
+
+    @num_threads.setter
+    def num_threads(self, n):
+        if self._handle is None:
+            raise Error("the model has been closed")
+        n = operator.index(n)  # TypeError for non-integers
+        if not 0 <= n < 2**31:
+            raise ValueError(f"num_threads must be >= 1, or 0 for the "
+                             f"default (one per online CPU), got {n}")
+        if not self._lib.mlc_has_threads:
+            raise Error(f"'{self.path}' was built before thread settings "
+                        "existed; recompile it to set num_threads")
+        if self._lib.mlc_model_set_num_threads(self._handle, n) != 0:
+            raise Error(self._last_error())
 
     def __call__(self, *args, **kwargs):
         """Runs the model: an array if it has one output, else a tuple."""

@@ -10,6 +10,13 @@
  *   4  requires an unknown CPU feature
  *   5  40 scalar f32 inputs x0..x39, output sum f32 [] (more buffers than
  *      the runtime keeps on its stack)
+ *   6  variant 0 linked as a model built before mlc_abi_set_num_threads
+ *      existed (old_model_abi.map hides the symbol)
+ *   7  input x f32 [1000]; outputs y = 2 * x, computed in a parallel loop
+ *      through the runtime's libomp entry points as compiled kernels call
+ *      them, and threads i32 [] = the size of the team that ran it
+ * Except for variant 7 (which uses the runtime's own), the model records the
+ * thread setting the runtime passes before each call (fake_threads.h).
  *===----------------------------------------------------------------------===*/
 
 #include "mlc/model_abi.h"
@@ -22,11 +29,55 @@
 #define FAKE_VARIANT 0
 #endif
 
+#if FAKE_VARIANT != 7
+#include "fake_threads.h"
+#endif
+
 #define WORKSPACE_BYTES 100 /* deliberately not a multiple of 64 */
 
 uint32_t mlc_model_abi_version(void) {
   return FAKE_VARIANT == 1 ? 99 : MLC_MODEL_ABI_VERSION;
 }
+
+#if FAKE_VARIANT == 7
+/* The runtime's libomp entry points (ThreadPool.h): hidden, but linked into
+ * this same model.so, exactly as for compiled kernels. */
+typedef void (*kmpc_micro)(int32_t *, int32_t *, ...);
+int32_t __kmpc_global_thread_num(void *ident);
+void __kmpc_fork_call(void *ident, int32_t argc, kmpc_micro microtask, ...);
+void __kmpc_for_static_init_8u(void *ident, int32_t gtid, int32_t schedtype,
+                               int32_t *plastiter, uint64_t *plower,
+                               uint64_t *pupper, int64_t *pstride, int64_t incr,
+                               int64_t chunk);
+void __kmpc_for_static_fini(void *ident, int32_t gtid);
+void __kmpc_barrier(void *ident, int32_t gtid);
+
+#define PARALLEL_N 1000
+
+struct ParallelArgs {
+  const float *x;
+  float *y;
+  int32_t members;
+};
+
+/* What OpenMPIRBuilder generates for a parallel loop over [0, N). */
+static void parallelBody(int32_t *gtidAddr, int32_t *btid, void *p) {
+  (void)gtidAddr;
+  (void)btid;
+  struct ParallelArgs *args = (struct ParallelArgs *)p;
+  int32_t gtid = __kmpc_global_thread_num(NULL);
+  uint64_t lower = 0, upper = PARALLEL_N - 1;
+  int64_t stride = 1;
+  int32_t last = 0;
+  __kmpc_for_static_init_8u(NULL, gtid, 34, &last, &lower, &upper, &stride, 1,
+                            0);
+  for (uint64_t i = 0; i < upper - lower + 1; ++i)
+    args->y[lower + i] = 2.0f * args->x[lower + i];
+  __kmpc_for_static_fini(NULL, gtid);
+  __atomic_fetch_add(&args->members, 1, __ATOMIC_RELAXED);
+  __kmpc_barrier(NULL, __kmpc_global_thread_num(NULL));
+}
+#endif
 
 #if FAKE_VARIANT == 5
 static char wideSignature[2048];
@@ -46,6 +97,8 @@ const char *mlc_model_signature(void) {
   return "in f32 [2,3] a\nin i64 [3 b\nout f32 [2,3] y\n";
 #elif FAKE_VARIANT == 5
   return wideSignature;
+#elif FAKE_VARIANT == 7
+  return "in f32 [1000] x\nout f32 [1000] y\nout i32 [] threads\n";
 #else
   return "in f32 [2,3] a\n"
          "in i64 [3] b\n"
@@ -67,10 +120,19 @@ uint64_t mlc_model_workspace_bytes(void) { return WORKSPACE_BYTES; }
 
 #if FAKE_VARIANT != 3
 void mlc_model_entry(void **buffers, void *workspace) {
+#if FAKE_VARIANT != 7
+  fakeEnter();
+#endif
   /* The runtime promises a 64-byte aligned workspace; crash loudly if not. */
   if (!workspace || ((uintptr_t)workspace & 63) != 0)
     abort();
-#if FAKE_VARIANT == 5
+#if FAKE_VARIANT == 7
+  struct ParallelArgs args = {(const float *)buffers[0], (float *)buffers[1],
+                              0};
+  /* Through void (*)(void): the cast the generated code makes implicitly. */
+  __kmpc_fork_call(NULL, 1, (kmpc_micro)(void (*)(void))parallelBody, &args);
+  *(int32_t *)buffers[2] = args.members;
+#elif FAKE_VARIANT == 5
   float sum = 0;
   for (int i = 0; i < 40; ++i)
     sum += *(const float *)buffers[i];

@@ -12,9 +12,11 @@
  *      state vW f32 [4,3], state vc f32 [3], state step i64 []. Train batch
  *      x f32 [8,4], label i64 [8]; inference x f32 [5,4] -> logits f32 [5,3].
  * Variants 2 and up are variant 0 with one thing broken for the runtime's
- * load-time checks (see the signature selection below).
+ * load-time checks (see the signature selection below). Every entry records
+ * the thread setting the runtime passed (fake_threads.h).
  *===----------------------------------------------------------------------===*/
 
+#include "fake_threads.h"
 #include "mlc/model_abi.h"
 
 #include <math.h>
@@ -78,12 +80,14 @@ static void logits(const float *W, const float *c, const float *x, int n,
 
 void mlc_model_entry(void **buffers, void *workspace) {
   (void)workspace;
+  fakeEnter();
   checkAligned(buffers[0]);
   logits(buffers[0], buffers[1], buffers[2], 5, buffers[3]);
 }
 
 void mlc_init_entry(void **buffers, void *workspace) {
   (void)workspace;
+  fakeEnter();
   float *W = buffers[0];
   for (int i = 0; i < 12; ++i)
     W[i] = 0.01f * (float)(i % 5 - 2);
@@ -94,6 +98,7 @@ void mlc_init_entry(void **buffers, void *workspace) {
 }
 
 void mlc_train_entry(void **buffers, void *workspace) {
+  fakeEnter();
   checkAligned(workspace);
   checkDistinct(buffers, 7, 6);
   const float *W = buffers[0], *c = buffers[1], *vW = buffers[2],
@@ -192,6 +197,7 @@ const char *mlc_model_signature(void) { return inferSignature; }
 uint64_t mlc_model_workspace_bytes(void) { return 64; }
 
 void mlc_model_entry(void **buffers, void *workspace) {
+  fakeEnter();
   checkAligned(workspace);
   checkAligned(buffers[0]);
   checkAligned(buffers[1]);
@@ -211,6 +217,7 @@ uint64_t mlc_init_workspace_bytes(void) { return 0; }
 
 #if FAKE_VARIANT != 5
 void mlc_init_entry(void **buffers, void *workspace) {
+  fakeEnter();
   if (workspace) /* size 0: the runtime passes NULL */
     abort();
   float *w = buffers[0];
@@ -224,6 +231,7 @@ void mlc_init_entry(void **buffers, void *workspace) {
 #endif
 
 void mlc_train_entry(void **buffers, void *workspace) {
+  fakeEnter();
   checkAligned(workspace);
   checkDistinct(buffers, 6, 5);
   for (int i = 0; i < 4; ++i) {

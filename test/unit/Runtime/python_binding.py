@@ -119,4 +119,27 @@ wide_model = mlc.load(os.path.join(lib_dir, "fake_model_wide.so"))
 total = wide_model(*[np.float32(i) for i in range(40)])
 assert isinstance(total, np.ndarray) and total.shape == () and total == 780
 
+# Intra-op threads: the setting reaches the model's parallel loops.
+online = min(max(os.sysconf("SC_NPROCESSORS_ONLN"), 1), 64)
+assert m.num_threads == online, m.num_threads
+m.num_threads = 3
+assert m.num_threads == 3
+m.num_threads = 1000
+assert m.num_threads == 64
+m.num_threads = 0
+assert m.num_threads == online
+expect_raises(ValueError, "num_threads must be >= 1, or 0", setattr, m,
+              "num_threads", -1)
+expect_raises(TypeError, "", setattr, m, "num_threads", 2.5)
+assert m.num_threads == online
+parallel = mlc.load(os.path.join(lib_dir, "fake_model_parallel.so"))
+x = np.arange(1000, dtype=np.float32)
+for n in (3, 1, 0):
+    parallel.num_threads = n
+    y, team = parallel(x)
+    np.testing.assert_array_equal(y, 2 * x)
+    assert team == (n or online), (n, team)
+parallel.close()
+expect_raises(mlc.Error, "closed", getattr, parallel, "num_threads")
+
 print("all python binding tests passed")
