@@ -9,7 +9,7 @@ For every model of make_models.py (created under DIR/models when missing):
          `/usr/bin/time -v` (wall time and maximum resident set size of the
          compiler), check the outputs against PyTorch's reference
          (`mlc-run --expect`, rtol 1e-3, atol 1e-4), time with
-         `mlc-run --bench RUNS` (median; mlc runs on one thread)
+         `mlc-run --bench RUNS --threads THREADS` (median)
   ORT    ONNX Runtime's CPU provider through onnxruntime-node
          (bench/perf/ort/time_ort.js: intra-op threads THREADS, inter-op 1,
          sequential); its outputs are checked the same way
@@ -52,7 +52,7 @@ def parse_args():
     ap.add_argument("--warmup", type=int, default=5,
                     help="untimed runs before timing (default 5)")
     ap.add_argument("--threads", type=int, default=2,
-                    help="threads of ONNX Runtime, PyTorch and OpenBLAS "
+                    help="threads of mlc, ONNX Runtime, PyTorch and OpenBLAS "
                          "(default 2)")
     ap.add_argument("--models", default="",
                     help="comma-separated subset of the models")
@@ -198,7 +198,8 @@ def mlc_side(name, models, work):
 
     p = subprocess.run([os.path.join(ARGS.bin, "mlc-run"), so] + ins +
                        ["--bench", str(ARGS.runs), "--warmup",
-                        str(ARGS.warmup)], capture_output=True, text=True)
+                        str(ARGS.warmup), "--threads", str(ARGS.threads)],
+                       capture_output=True, text=True)
     m = re.search(r"median_ms=([\d.e+-]+) min_ms=([\d.e+-]+)", p.stdout)
     if p.returncode != 0 or not m:
         if r["status"] == "ok":
@@ -337,11 +338,11 @@ def print_table(results, info):
     print("median of %d runs after %d warm-up runs, ms (! = output did not "
           "match the reference); ratios above 1: mlc is slower" %
           (ARGS.runs, ARGS.warmup))
-    print("mlc: 1 thread (mlc-run, no Python); ORT %s: %d intra-op threads, "
-          "1 inter-op, sequential (Node.js); torch %s: %d threads "
+    print("mlc: %d threads (mlc-run, no Python); ORT %s: %d intra-op "
+          "threads, 1 inter-op, sequential (Node.js); torch %s: %d threads "
           "(Python); OpenBLAS: %d threads" %
-          (info["ort"], ARGS.threads, info["torch"], ARGS.threads,
-           ARGS.threads))
+          (ARGS.threads, info["ort"], ARGS.threads, info["torch"],
+           ARGS.threads, ARGS.threads))
     print("load: 1-minute load average when the model started; "
           "%s, %d CPUs; load average before %s, after %s" %
           (info["cpu"], info["cpus"], info["loadavg_before"],
@@ -436,16 +437,16 @@ def main():
         "mlc_bin": src_bin, "mlc_compile_sha256_16": compiler_sha,
         "mlc_compile_mtime": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(
             os.path.getmtime(os.path.join(src_bin, "mlc-compile")))),
-        "mlc_threads": 1, "threads": ARGS.threads,
+        "mlc_threads": ARGS.threads, "threads": ARGS.threads,
         "runs": ARGS.runs, "warmup": ARGS.warmup,
         "rtol": ARGS.rtol, "atol": ARGS.atol,
         "compile_flags": ARGS.compile_flags,
     }
     print("load average %s; %s, %d CPUs" % (info["loadavg_before"], cpu,
                                             info["cpus"]))
-    print("threads: mlc 1 (single-threaded runtime), ORT %s intra-op %d / "
+    print("threads: mlc %d (runtime pool), ORT %s intra-op %d / "
           "inter-op 1, torch %s %d (interop 1), OpenBLAS %s: %s threads" %
-          (info["ort"], ARGS.threads, info["torch"],
+          (ARGS.threads, info["ort"], ARGS.threads, info["torch"],
            info["torch_threads"], blas["config"], blas["threads"]))
     if os.getloadavg()[0] >= 0.5 * info["cpus"]:
         print("warning: the machine is busy (load average %.2f on %d CPUs): "

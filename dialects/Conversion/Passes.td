@@ -181,7 +181,7 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     Option<"vectorRegisters", "vector-registers", "unsigned",
            /*default=*/"16", "Number of vector registers">,
     Option<"parallelMinWork", "parallel-min-work", "int64_t",
-           /*default=*/"131072",
+           /*default=*/"1048576",
            "Kernels with at least this many multiply-adds get an scf.forall "
            "(0: never)">,
   ];

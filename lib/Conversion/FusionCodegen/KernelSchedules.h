@@ -22,7 +22,7 @@ struct KernelOptions {
   unsigned vectorRegisters = 16;
   /// Kernels with at least this many multiply-adds run their outermost
   /// parallel tile loop on several threads.
-  int64_t parallelMinWork = 1 << 17;
+  int64_t parallelMinWork = 1 << 20;
 };
 
 /// Contraction (matmul, convolution, depthwise convolution) followed by an
