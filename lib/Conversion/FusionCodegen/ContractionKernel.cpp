@@ -52,7 +52,9 @@ struct Access {
   AffineMap map; // over the contraction's loops
   bool dependsM = false;
   bool dependsN = false;
-  int64_t nStride = 0; // coefficient of n in the last index
+  int64_t nStride = 0;  // coefficient of n in the index that has it
+  unsigned nResult = 0; // which index has n
+  bool gather = false;  // n is not in the last index: lane by lane
   // Packed: tensor is [outer..., N/nr, reduction..., nr].
   bool packed = false;
   SmallVector<unsigned> packOuter, packReduction;
@@ -104,21 +106,29 @@ std::optional<int64_t> coefficient(AffineExpr e, unsigned dim) {
   return std::nullopt;
 }
 
-/// Fills dependsM/N and nStride; false if the tensor cannot be read as rows
-/// of vectors along n.
+/// Fills dependsM/N and how n indexes the tensor; false if it cannot be
+/// read as vectors along n (n in two indices, or not linearly).
 bool classify(Access &a, const Plan &p) {
   a.dependsN = dependsOn(a.map, p.nDim);
   a.dependsM = p.mDim && dependsOn(a.map, *p.mDim);
+  a.gather = false;
   if (!a.dependsN)
     return true;
   ArrayRef<AffineExpr> results = a.map.getResults();
-  for (AffineExpr e : results.drop_back())
-    if (e.isFunctionOfDim(p.nDim))
+  std::optional<unsigned> pos;
+  for (auto [i, e] : llvm::enumerate(results)) {
+    if (!e.isFunctionOfDim(p.nDim))
+      continue;
+    if (pos)
       return false;
-  std::optional<int64_t> c = coefficient(results.back(), p.nDim);
+    pos = i;
+  }
+  std::optional<int64_t> c = coefficient(results[*pos], p.nDim);
   if (!c || *c < 1)
     return false;
   a.nStride = *c;
+  a.nResult = *pos;
+  a.gather = *pos + 1 != results.size();
   return true;
 }
 
@@ -270,14 +280,40 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   p.rhs = {c.getDpsInputs()[1], maps[1]};
 
   p.vw = std::max<int64_t>(4, opts.vectorBits / 32);
+  // Vectors run along the output's last dim unless it fills few lanes
+  // (a 7-wide feature map in 16 lanes) and a dim only a constant
+  // multiplicand indexes by plain dims (output channels of the weights,
+  // packed at compile time) fills more: then the output is written lane by
+  // lane, which costs one store per result against a whole reduction.
+  auto laneUse = [&](int64_t extent) {
+    return double(extent) / double(llvm::divideCeil(extent, p.vw) * p.vw);
+  };
+  if (laneUse(p.bounds[p.nDim]) < 0.75) {
+    for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
+      if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
+          p.bounds[d] < p.vw)
+        continue;
+      bool l = dependsOn(p.lhs.map, d), r = dependsOn(p.rhs.map, d);
+      if (l == r)
+        continue;
+      const Access &w = l ? p.lhs : p.rhs;
+      bool plain = llvm::all_of(w.map.getResults(), [](AffineExpr e) {
+        return isa<AffineDimExpr>(e);
+      });
+      if (plain && isConstantInput(group, w.tensor)) {
+        p.nDim = d;
+        break;
+      }
+    }
+  }
   // Rows: prefer an outer product (each multiplicand varies along only one
   // of rows and n), innermost such dim first.
   auto varies = [&](const Access &a, unsigned d) {
     return dependsOn(a.map, d);
   };
   bool outerProduct = false;
-  for (int d = int(p.nDim) - 1; d >= 0 && !p.mDim; --d) {
-    if (p.bounds[d] < 2)
+  for (int d = int(p.numParallel) - 1; d >= 0 && !p.mDim; --d) {
+    if (p.bounds[d] < 2 || unsigned(d) == p.nDim)
       continue;
     bool l = varies(p.lhs, d), r = varies(p.rhs, d);
     bool ln = varies(p.lhs, p.nDim), rn = varies(p.rhs, p.nDim);
@@ -286,8 +322,8 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
       outerProduct = true;
     }
   }
-  for (int d = int(p.nDim) - 1; d >= 0 && !p.mDim; --d)
-    if (p.bounds[d] >= 2 &&
+  for (int d = int(p.numParallel) - 1; d >= 0 && !p.mDim; --d)
+    if (p.bounds[d] >= 2 && unsigned(d) != p.nDim &&
         (varies(p.lhs, d) || varies(p.rhs, d)))
       p.mDim = d;
   if (!classify(p.lhs, p) || !classify(p.rhs, p))
@@ -429,16 +465,16 @@ Value Emitter::read(const Access &a, const Point &pt, int64_t i, int64_t j) {
     Value s = tensor::ExtractOp::create(b, loc, a.tensor, idx);
     return vector::BroadcastOp::create(b, loc, vecType, s);
   }
-  if (elt.getIntOrFloatBitWidth() % 8 != 0) {
-    // i1 vectors are bit-packed in memory, tensors of i1 are not: gather
-    // the valid lanes one by one.
+  if (a.gather || elt.getIntOrFloatBitWidth() % 8 != 0) {
+    // n is not the innermost index, or i1 (bit-packed as a vector, a byte
+    // per element in a tensor): the valid lanes one by one.
     int64_t lanes = full ? p.vw : pt.lastLanes;
     SmallVector<Value> elems(p.vw, zero);
-    Value last = idx.back();
+    Value first = idx[a.nResult];
     for (int64_t l = 0; l < lanes; ++l) {
-      idx.back() = affine::makeComposedAffineApply(
+      idx[a.nResult] = affine::makeComposedAffineApply(
           b, loc, getAffineDimExpr(0, b.getContext()) + l * a.nStride,
-          {OpFoldResult(last)});
+          {OpFoldResult(first)});
       elems[l] = tensor::ExtractOp::create(b, loc, a.tensor, idx);
     }
     return vector::FromElementsOp::create(b, loc, vecType, elems);
@@ -550,9 +586,20 @@ Value Emitter::tile(Value dest, Point pt) {
             {pt.dims[d], pt.destBase[d]});
         idx.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
       }
-      dest = vector::TransferWriteOp::create(b, loc, v, dest, idx,
-                                             ArrayRef<bool>{full})
-                 .getResult();
+      if (p.nDim + 1 == p.numParallel) {
+        dest = vector::TransferWriteOp::create(b, loc, v, dest, idx,
+                                               ArrayRef<bool>{full})
+                   .getResult();
+        continue;
+      }
+      // Vectors across the output's last dim: one store per lane.
+      Value first = idx[p.nDim];
+      for (int64_t l = 0, e = full ? p.vw : pt.lastLanes; l < e; ++l) {
+        idx[p.nDim] = affine::makeComposedAffineApply(
+            b, loc, getAffineDimExpr(0, ctx) + l, {OpFoldResult(first)});
+        Value x = vector::ExtractOp::create(b, loc, v, l);
+        dest = tensor::InsertOp::create(b, loc, x, dest, idx).getResult();
+      }
     }
   return dest;
 }
@@ -782,7 +829,7 @@ Value Emitter::run() {
   // across row tiles (or is a constant, packed for free).
   for (Access *a : {&p.lhs, &p.rhs}) {
     if (!a->dependsN || a->dependsM || a->nStride != 1)
-      continue;
+      continue; // plain dims only: a stride means a compound index
     bool plain = llvm::all_of(a->map.getResults(), [](AffineExpr e) {
       return isa<AffineDimExpr>(e);
     });
@@ -799,8 +846,8 @@ Value Emitter::run() {
   }
 
   // Loop levels and which one runs on several threads.
-  for (unsigned d = 0; d < p.nDim; ++d)
-    if (d != p.mDim && p.bounds[d] > 1)
+  for (unsigned d = 0; d < p.numParallel; ++d)
+    if (d != p.nDim && d != p.mDim && p.bounds[d] > 1)
       outerDims.push_back(d);
   numLevels = outerDims.size() + 1 + (p.mDim ? 1 : 0);
   int64_t work = 1;
