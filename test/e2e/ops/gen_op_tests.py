@@ -86,6 +86,7 @@ class Case:
         self.types = {}     # value name -> MLIR tensor type (model.mlir)
         self.counter = 0
         self.mlir = None    # graph-dialect model text instead of model.json
+        self.max_elements = MAX_ELEMENTS
         seed = zlib.crc32(name.encode())
         self.rng = np.random.default_rng(seed)
         torch.manual_seed(seed)
@@ -311,9 +312,9 @@ def lit_test(c):
 
 def write_case(c):
     for n, a in c.inputs + c.weights:
-        assert a.size < MAX_ELEMENTS, (c.name, n, a.shape)
+        assert a.size < c.max_elements, (c.name, n, a.shape)
     for n, a, _ in c.outputs:
-        assert a.size < MAX_ELEMENTS, (c.name, n, a.shape)
+        assert a.size < c.max_elements, (c.name, n, a.shape)
     assert len(set(n for n, _ in c.inputs + c.weights)) == len(
         c.inputs + c.weights), c.name
     assert len(set(n for n, _, _ in c.outputs)) == len(c.outputs), c.name
@@ -1105,6 +1106,98 @@ def matmul_int():
     c.output("ab", a @ b)
     c.output("pq", checked_int(p.astype(np.int64) @ q.astype(np.int64),
                                np.int32))
+    return c
+
+
+#===------------------------------------------------------------------------===#
+# Register-blocked contraction kernels (ContractionKernel.cpp): shapes that
+# hit their tails, packing and vector-direction choices. e2e/kernels.test
+# also runs these on other targets and thread counts.
+#===------------------------------------------------------------------------===#
+
+@case
+def kernel_matmul_tails():
+    c = Case("kernel_matmul_tails", "matmul + bias + relu 13x20x24 with a "
+             "weight (packed; row and column tails), 1x1x1, and 7x3x17 of "
+             "two inputs")
+    a, w, b = c.randn(13, 20), c.randn(20, 24, scale=0.3), c.randn(24)
+    p, q = c.randn(1, 1), c.randn(1, 1)
+    r, s = c.randn(7, 3), c.randn(3, 17)
+    for n, v in [("a", a), ("p", p), ("q", q), ("r", r), ("s", s)]:
+        c.input(n, v)
+    c.weight("w", w)
+    c.weight("b", b)
+    c.op("relu", [c.op("add", [c.op("matmul", ["a", "w"]), "b"])],
+         out="abr")
+    c.op("matmul", ["p", "q"], out="pq")
+    c.op("matmul", ["r", "s"], out="rs")
+    c.output("abr", f32(torch.relu(T(a) @ T(w) + T(b))))
+    c.output("pq", f32(T(p) @ T(q)))
+    c.output("rs", f32(T(r) @ T(s)))
+    return c
+
+
+@case
+def kernel_matmul_repacked():
+    c = Case("kernel_matmul_repacked", "matmul 50x150x120 of two inputs: "
+             "the right-hand side is large and reused by 9 row tiles, so "
+             "it is packed at run time; and a transposed weight")
+    c.max_elements = 20000  # packing starts at 16K elements
+    a, b = c.randn(50, 150), c.randn(150, 120, scale=0.1)
+    x, wt = c.randn(5, 6), c.randn(9, 6)
+    for n, v in [("a", a), ("b", b), ("x", x)]:
+        c.input(n, v)
+    c.weight("wt", wt)
+    c.op("matmul", ["a", "b"], out="ab")
+    c.op("matmul", ["x", c.op("transpose", ["wt"], perm=[1, 0])],
+         out="xw")
+    c.output("ab", f32(T(a) @ T(b)))
+    c.output("xw", f32(T(x) @ T(wt).t()))
+    return c
+
+
+@case
+def kernel_conv_channels():
+    c = Case("kernel_conv_channels", "conv 6->19 channels 3x3 on a 5x5 "
+             "map with bias, a residual input and relu: the map is too "
+             "narrow for the vectors, which run along the 19 output "
+             "channels instead (a tail of 3); and a 1x1 map")
+    x, r = c.randn(1, 6, 5, 5), c.randn(1, 19, 5, 5)
+    one = c.randn(2, 3, 1, 1)
+    for n, v in [("x", x), ("r", r), ("one", one)]:
+        c.input(n, v)
+    w, b = c.randn(19, 6, 3, 3, scale=0.3), c.randn(19)
+    c.weight("w", w)
+    c.weight("b", b)
+    y = c.op("conv2d", ["x", "w", "b"], pads=[1, 1, 1, 1])
+    c.op("relu", [c.op("add", [y, "r"])], out="res")
+    ref = F.conv2d(T(x), T(w), T(b), padding=1)
+    same(ref, np_conv2d(x, w, b, (1, 1), (1, 1, 1, 1), (1, 1), 1))
+    c.output("res", f32(torch.relu(ref + T(r))))
+    conv_case(c, one, c.randn(4, 3, 1, 1), c.randn(4), xname="one",
+              out="pix")
+    return c
+
+
+@case
+def kernel_depthwise():
+    c = Case("kernel_depthwise", "depthwise 3x3 on 5 channels of 9x9: "
+             "stride 2 pads 1 with bias and relu6 (max, min), and stride 1 "
+             "dilation 2")
+    x = c.randn(1, 5, 9, 9)
+    c.input("x", x)
+    w, b = c.randn(5, 1, 3, 3, scale=0.5), c.randn(5)
+    c.weight("w", w)
+    c.weight("b", b)
+    y = c.op("conv2d", ["x", "w", "b"], strides=[2, 2], pads=[1, 1, 1, 1],
+             groups=5)
+    c.weight("lo", np.array(0.0, np.float32))
+    c.weight("hi", np.array(6.0, np.float32))
+    c.op("min", [c.op("max", [y, "lo"]), "hi"], out="s2")
+    ref = F.conv2d(T(x), T(w), T(b), stride=2, padding=1, groups=5)
+    c.output("s2", f32(torch.clamp(ref, 0.0, 6.0)))
+    conv_case(c, x, c.randn(5, 1, 3, 3, scale=0.5), None,
+              dilations=[2, 2], groups=5, out="dil")
     return c
 
 
