@@ -5,33 +5,34 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=1}),canonicalize,cse)' | FileCheck %s --check-prefix=AVX512
 
 // matmul 13x20 . 20x24 with bias + relu on 8-float vectors: nr = 2 vectors
-// (16 columns) then an 8-column tail; mr = 6 rows then a 1-row tail. B is a
-// graph input used by 3 row tiles: read in place, no packing.
+// (16 columns) then an 8-column tail; mr = 5 rows (10 accumulators of the
+// 16 registers) then a 3-row tail. B is a graph input used by 3 row tiles:
+// read in place, no packing.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK-NOT: linalg.generic
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
 // CHECK: scf.for %[[K:.*]] = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z:[a-z_0-9]*]], %{{.*}} = %[[Z]],
-// CHECK-COUNT-6: vector.broadcast
+// CHECK-COUNT-5: vector.broadcast
 // CHECK: vector.transfer_read %{{.*}}[%[[K]], %c0], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
 // CHECK: vector.transfer_read %{{.*}}[%[[K]], %c8], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
-// CHECK-COUNT-12: vector.fma
+// CHECK-COUNT-10: vector.fma
 // CHECK: scf.yield
 // CHECK: arith.addf {{.*}} : vector<8xf32>
 // CHECK: arith.maximumf {{.*}} : vector<8xf32>
 // CHECK: vector.transfer_write {{.*}} {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
-// The one-row tail of the first 16 columns:
-// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>)
-// CHECK-COUNT-2: vector.fma
+// The 3-row tail of the first 16 columns:
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-6: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-// then the 8-column tail, 6 rows at a time and one row.
+// then the 8-column tail, 5 rows at a time and 3 rows.
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
 // CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c16], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
-// CHECK-COUNT-6: vector.fma
+// CHECK-COUNT-5: vector.fma
 // CHECK: vector.transfer_write %{{.*}}[%{{.*}}, %c16] {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]]) -> (vector<8xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: return
-// With AVX-512 and a forall allowed for any size: the 6-row tiles run in
+// With AVX-512 and a forall allowed for any size: the row tiles run in
 // parallel, vectors are 16 floats.
 // AVX512-LABEL: func.func @matmul_bias_relu
 // AVX512: scf.forall
@@ -131,4 +132,29 @@ func.func @not_a_contraction(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
     graph.yield %1 : tensor<4x5xf32>
   }
   return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// A 5-wide output row fills 5 of 8 lanes, so the vectors run along the 16
+// output channels of the constant filter instead, packed at compile time
+// as [1, 4, 3, 3, 16]; the channel tile loop is outermost (its panel stays
+// in cache), rows are output columns, and results are stored lane by lane.
+// CHECK-LABEL: func.func @conv_channel_vectors
+// CHECK: %[[P:.*]] = arith.constant dense_resource<packed_weight> : tensor<1x4x3x3x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %{{.*}}, %{{.*}}, %c0]
+// CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %{{.*}}, %{{.*}}, %c8]
+// CHECK-COUNT-10: vector.fma
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<8xf32>
+// CHECK: tensor.insert
+func.func @conv_channel_vectors(%x: tensor<1x4x5x5xf32>) -> tensor<1x16x5x5xf32> {
+  %w = graph.constant dense<0.25> : tensor<16x4x3x3xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x4x5x5xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x5x5xf32> {
+  ^bb0(%a: tensor<1x4x5x5xf32>, %c: tensor<16x4x3x3xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x5x5xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x5x5xf32>
+    graph.yield %1 : tensor<1x16x5x5xf32>
+  }
+  return %0 : tensor<1x16x5x5xf32>
 }
