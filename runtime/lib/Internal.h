@@ -173,6 +173,12 @@ struct mlc_model {
   bool lockReady;
   // mutable: readers (runs) lock a const model.
   mutable pthread_rwlock_t lock;
+  // Workspaces of finished runs, reused by the next ones: a fresh
+  // multi-megabyte allocation is fresh pages, and faulting them in cost
+  // MobileNetV2 a tenth of its run time. Guarded by workspaceLock.
+  static constexpr int kCachedWorkspaces = 4;
+  mutable pthread_mutex_t workspaceLock;
+  mutable void *cachedWorkspaces[kCachedWorkspaces];
 };
 
 #endif // MLC_RUNTIME_INTERNAL_H

@@ -2,7 +2,8 @@
 //
 // Loads model.so files through the ABI in mlc/model_abi.h and runs them with
 // full validation of the caller's tensors. A plain model is immutable, so
-// runs need no locking; each run allocates its own workspace. A trainable
+// runs need no locking; each run has its own workspace, taken from a small
+// cache of finished runs' workspaces (a short mutex) or allocated. A trainable
 // model's runs share its variables with training (see Training.cpp), so they
 // hold its lock for reading.
 //
@@ -133,9 +134,42 @@ uint32_t mlc_runtime_api_version(void) { return MLC_RUNTIME_API_VERSION; }
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// A workspace for one run: a cached one when a finished run left one.
+mlc_status takeWorkspace(const mlc_model *model, void **out) {
+  *out = nullptr;
+  pthread_mutex_lock(&model->workspaceLock);
+  for (void *&slot : model->cachedWorkspaces)
+    if (slot) {
+      *out = slot;
+      slot = nullptr;
+      break;
+    }
+  pthread_mutex_unlock(&model->workspaceLock);
+  if (*out)
+    return MLC_OK;
+  return mlc::rt::allocateWorkspace(model->workspaceBytes, out);
+}
+
+void returnWorkspace(const mlc_model *model, void *workspace) {
+  if (!workspace)
+    return;
+  pthread_mutex_lock(&model->workspaceLock);
+  for (void *&slot : model->cachedWorkspaces)
+    if (!slot) {
+      slot = workspace;
+      workspace = nullptr;
+      break;
+    }
+  pthread_mutex_unlock(&model->workspaceLock);
+  free(workspace);
+}
+
 void destroyModel(mlc_model *model) {
   if (!model)
     return;
+  for (void *w : model->cachedWorkspaces)
+    free(w);
+  pthread_mutex_destroy(&model->workspaceLock);
   destroyTraining(model);
   freeSignature(&model->sig);
   if (model->handle)
@@ -174,6 +208,7 @@ mlc_model *mlc_model_open(const char *path) {
     setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
     return nullptr;
   }
+  pthread_mutex_init(&model->workspaceLock, nullptr);
 
   // A bare file name would make dlopen search the library path instead of
   // the current directory; callers mean the file.
@@ -513,7 +548,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
   }
 
   void *workspace;
-  if (mlc_status s = allocateWorkspace(model->workspaceBytes, &workspace))
+  if (mlc_status s = takeWorkspace(model, &workspace))
     return s;
 
   // Small models (the common case) need no heap allocation for the buffers.
@@ -523,7 +558,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
   if (numBuffers > sizeof(stackBuffers) / sizeof(stackBuffers[0])) {
     buffers = static_cast<void **>(malloc(numBuffers * sizeof(void *)));
     if (!buffers) {
-      free(workspace);
+      returnWorkspace(model, workspace);
       return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
     }
   }
@@ -538,7 +573,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     if (!lock.ok()) {
       if (buffers != stackBuffers)
         free(buffers);
-      free(workspace);
+      returnWorkspace(model, workspace);
       return setError(MLC_ERR_INTERNAL, "cannot lock the model");
     }
     for (int32_t i = 0; i < numVars; ++i)
@@ -550,6 +585,6 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
 
   if (buffers != stackBuffers)
     free(buffers);
-  free(workspace);
+  returnWorkspace(model, workspace);
   return MLC_OK;
 }
