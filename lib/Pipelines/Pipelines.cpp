@@ -58,7 +58,12 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
   return "graph-expand-training-ops,"
          "mlc-record-model-signature{entry=" + o.entry +
          "},"
-         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups),"
+         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,"
+         "mlc-vectorize-kernels{vector-bits=" +
+         std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
+         (o.reassociateFPReductions ? "true" : "false") +
+         " approximate-math=" + (o.approximateMath ? "true" : "false") +
+         "}),"
          "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
@@ -79,12 +84,22 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 }
 
 static std::string llvmPipeline(const CPUPipelineOptions &o) {
-  return "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+  // Vector ops of mlc-vectorize-kernels: reductions to vector.reduction
+  // (ordered for floats unless reassociating), n-D and strided transfers to
+  // 1-D loads, the rest with the LLVM conversion below.
+  std::string vectorLowering =
+      "func.func(lower-vector-multi-reduction{lowering-strategy="
+      "inner-reduction}),convert-vector-to-scf{full-unroll},";
+  return vectorLowering +
+         "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          // f16/bf16 are storage types: math and arithmetic run in f32.
          "math-extend-to-supported-types{target-type=f32},"
          "arith-emulate-unsupported-floats{source-types=f16,bf16 "
          "target-type=f32},mlc-expand-bf16,"
          "convert-math-to-llvm,convert-math-to-libm,"
+         "convert-vector-to-llvm{reassociate-fp-reductions=" +
+         (o.reassociateFPReductions ? "true" : "false") +
+         "},convert-ub-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
@@ -150,6 +165,20 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "training",
       llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
       llvm::cl::init(false)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector width of mlc-vectorize-kernels (0: scalar)"),
+      llvm::cl::init(256)};
+  Option<bool> reassociateFPReductions{
+      *this, "reassociate-fp-reductions",
+      llvm::cl::desc("Float sums/products of vector kernels in one "
+                     "accumulator per lane (not bit-identical)"),
+      llvm::cl::init(false)};
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("f32 exp/tanh/erf as polynomial approximations "
+                     "(not bit-identical to libm)"),
+      llvm::cl::init(false)};
   CPUPipelineOptions get() const {
     CPUPipelineOptions o;
     o.entry = entry;
@@ -157,6 +186,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.cpuFeatures = cpuFeatures;
     o.optLevel = optLevel;
     o.inference = !training;
+    o.vectorBits = vectorBits;
+    o.reassociateFPReductions = reassociateFPReductions;
+    o.approximateMath = approximateMath;
     return o;
   }
 };

@@ -98,6 +98,11 @@ FailureOr<CPUTarget> resolveCPUTarget(StringRef cpu, std::string &error) {
     if (llvm::is_contained(enabled, f))
       abi.push_back(f);
   t.abiFeatures = llvm::join(abi, ",");
+  t.vectorBits = llvm::is_contained(enabled, "avx512f") ? 512
+                 : llvm::is_contained(enabled, "avx2") ||
+                         llvm::is_contained(enabled, "avx")
+                     ? 256
+                     : 128;
   return t;
 }
 

@@ -91,6 +91,22 @@ cl::opt<std::string> cpu("cpu",
                                   "AVX2/FMA baseline) or haswell"),
                          cl::init("native"));
 cl::alias cpuAlias("mcpu", cl::desc("Alias for --cpu"), cl::aliasopt(cpu));
+cl::opt<unsigned> vectorBits(
+    "vector-bits",
+    cl::desc("Vector width of the kernels in bits (default: 512 with "
+             "AVX-512F, 256 with AVX/AVX2, else 128; 0: scalar kernels)"));
+cl::opt<bool> reassociateFPReductions(
+    "reassociate-fp-reductions",
+    cl::desc("Float sums and products in one accumulator per vector lane: "
+             "faster, but results differ from the in-order scalar kernels "
+             "and constant folding in the last bits"),
+    cl::init(false));
+cl::opt<bool> approximateMath(
+    "approximate-math",
+    cl::desc("f32 exp, tanh and erf as polynomial approximations "
+             "that vectorize, instead of libm calls (results differ from "
+             "libm and constant folding by up to 5 ulp)"),
+    cl::init(false));
 cl::opt<std::string> runtimeLib(
     "runtime-lib",
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
@@ -344,6 +360,10 @@ int main(int argc, char **argv) {
 
   mlc::CPUPipelineOptions pipelineOpts;
   pipelineOpts.cpuFeatures = target->abiFeatures;
+  pipelineOpts.vectorBits =
+      vectorBits.getNumOccurrences() ? vectorBits : target->vectorBits;
+  pipelineOpts.reassociateFPReductions = reassociateFPReductions;
+  pipelineOpts.approximateMath = approximateMath;
   pipelineOpts.optLevel =
       graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
   // Batch-norm folding and friends would bake trained values into code.

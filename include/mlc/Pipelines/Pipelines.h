@@ -20,6 +20,15 @@ struct CPUPipelineOptions {
   /// Inference-only rewrites (batch-norm folding, ...) are allowed; false
   /// when compiling a training step.
   bool inference = true;
+  /// Vector register width mlc-vectorize-kernels targets (0: scalar code).
+  unsigned vectorBits = 256;
+  /// Float sums and products of vector kernels accumulate one value per
+  /// lane (faster; no longer bit-identical to the scalar loops and the
+  /// reference evaluator, which add in order).
+  bool reassociateFPReductions = false;
+  /// f32 exp, tanh and erf as MLIR's polynomial approximations
+  /// instead of libm calls (vectorizable; not bit-identical to libm).
+  bool approximateMath = false;
 };
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).

@@ -23,6 +23,9 @@ struct CPUTarget {
   /// Features the runtime checks before running the model (model_abi.h
   /// names, comma-separated), i.e. the subset of `features` it knows.
   std::string abiFeatures;
+  /// Widest vector registers the features allow: 512 (AVX-512F), 256 (AVX,
+  /// AVX2) or 128 (SSE, NEON, anything else).
+  unsigned vectorBits = 128;
 };
 
 /// `cpu` is "native" (the host CPU and its features), "generic" (baseline
