@@ -205,16 +205,64 @@ def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {
 }
 
 def ApproximateMath : Pass<"mlc-approximate-math"> {
-  let summary = "Inline polynomial approximations of f32 tanh, exp, log, erf";
+  let summary = "Inline polynomial approximations of f32 tanh, exp, erf";
   let description = [{
-    Rewrites math.tanh, exp, expm1, log, log1p, log2 and erf on f32 (scalars
-    and vectors) into MLIR's polynomial approximations, so they vectorize
-    and need no libm call. Functions whose approximations lose accuracy on
-    part of the range (sin, cos, atan, ...) are left to libm.
+    Rewrites math.tanh, exp, expm1 and erf on f32 (scalars and vectors)
+    into MLIR's polynomial approximations, so they vectorize and need no
+    libm call. Functions whose approximations lose accuracy on part of the
+    range (log flushes denormal inputs; sin, cos, atan, ...) keep libm.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect",
                            "mlir::vector::VectorDialect"];
+}
+
+def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
+  let summary = "Tile the remaining linalg ops into vector-width tiles and "
+                "vectorize them";
+  let description = [{
+    Runs after mlc-lower-fusion-groups, on tensors. Every statically shaped
+    linalg op on f32, f64 or integer tensors that is not a contraction (two
+    inputs read along a reduction dimension: matmul and conv are scheduled
+    elsewhere) gets one vector dimension:
+
+    - a reduction whose reduced input is contiguous along a reduction
+      dimension (softmax, layer_norm, reduce_* over the last axes, global
+      average pooling): that reduction dimension; each tile is reduced into
+      the scalar accumulator by vector.multi_reduction (inner reduction);
+    - otherwise the innermost dimension of the result (elementwise ops,
+      fills, reductions over outer axes, pooling windows): one lane per
+      result element, accumulated in the reduction's own order.
+
+    The op is tiled with scf::tileUsingSCF by `vector-bits` / (widest
+    element bits) along that dimension and by 1 along every other one; a
+    loop whose trip does not divide evenly is peeled, so the last tile is a
+    smaller static vector rather than a masked one. Each tile is then
+    vectorized with linalg::vectorize; pooling windows (strided or dilated
+    input maps) read a strided slice of their input first. Accumulators
+    are hoisted out of the reduction loops.
+
+    Reductions keep the scalar loops' order: a lane accumulates its element
+    in loop order, and an inner vector reduction of floats is lowered as an
+    ordered (non-reassociated) reduction, so results are bit-identical to
+    the scalar kernels and to the reference evaluator. Ops the vectorizer
+    rejects (gathers, argmax, cumsum, transposes that read across the
+    vector, f16/bf16) are left as they are. `vector-bits=0` disables the
+    pass.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", "256",
+           "Vector register width in bits (0: leave every op scalar)">,
+    Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
+           "false",
+           "Sum and multiply floats in one accumulator per lane (faster, "
+           "but no longer bit-identical to the scalar order)">
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES

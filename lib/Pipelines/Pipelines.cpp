@@ -61,7 +61,10 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{" +
          "vector-bits=" + std::to_string(o.vectorBits) +
          " vector-registers=" + std::to_string(o.vectorRegisters) +
-         (o.parallel ? "" : " parallel-min-work=0") + "}),"
+         (o.parallel ? "" : " parallel-min-work=0") +
+         "},mlc-vectorize-kernels{vector-bits=" +
+         std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
+         (o.reassociateFPReductions ? "true" : "false") + "}),"
          "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
@@ -84,20 +87,30 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 }
 
 static std::string llvmPipeline(const CPUPipelineOptions &o) {
-  // scf.parallel becomes omp.parallel + omp.wsloop, which LLVM IR
-  // translation outlines into __kmpc_fork_call: the runtime implements
-  // that small part of libomp's ABI with its own thread pool.
-  return "expand-strided-metadata,lower-affine,convert-scf-to-openmp,"
+  // Vector ops of mlc-vectorize-kernels: reductions to vector.reduction
+  // (ordered for floats unless reassociating), n-D and strided transfers to
+  // 1-D loads, the rest with the LLVM conversion below. scf.parallel
+  // becomes omp.parallel + omp.wsloop, which LLVM IR translation outlines
+  // into __kmpc_fork_call: the runtime implements that small part of
+  // libomp's ABI with its own thread pool.
+  std::string vectorLowering =
+      "func.func(lower-vector-multi-reduction{lowering-strategy="
+      "inner-reduction}),convert-vector-to-scf{full-unroll},";
+  return vectorLowering +
+         "expand-strided-metadata,lower-affine,convert-scf-to-openmp,"
          "mlc-inline-alloca-scopes,convert-scf-to-cf,"
          // f16/bf16 are storage types: math and arithmetic run in f32.
          "math-extend-to-supported-types{target-type=f32},"
          "arith-emulate-unsupported-floats{source-types=f16,bf16 "
          "target-type=f32},mlc-expand-bf16,mlc-approximate-math,"
          "convert-math-to-llvm,convert-math-to-libm,"
+         "convert-vector-to-llvm{reassociate-fp-reductions=" +
+         (o.reassociateFPReductions ? "true" : "false") +
+         "},convert-ub-to-llvm,"
          "convert-arith-to-llvm,convert-index-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
-         "convert-vector-to-llvm,convert-cf-to-llvm,convert-openmp-to-llvm,"
+         "convert-cf-to-llvm,convert-openmp-to-llvm,"
          "reconcile-unrealized-casts,"
          "mlc-emit-model-abi{entry=" +
          o.entry + " prefix=" + o.abiPrefix + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
@@ -170,6 +183,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "training",
       llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
       llvm::cl::init(false)};
+  Option<bool> reassociateFPReductions{
+      *this, "reassociate-fp-reductions",
+      llvm::cl::desc("Float sums/products of vector kernels in one "
+                     "accumulator per lane (not bit-identical)"),
+      llvm::cl::init(false)};
   CPUPipelineOptions get() const {
     CPUPipelineOptions o;
     o.entry = entry;
@@ -180,6 +198,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.vectorBits = vectorBits;
     o.vectorRegisters = vectorRegisters;
     o.parallel = parallel;
+    o.reassociateFPReductions = reassociateFPReductions;
     return o;
   }
 };

@@ -1,15 +1,17 @@
 // The CPU pipelines on a small model: matmul + broadcast add of a constant
 // + erf, and a relu of an input returned as a second output.
-// RUN: mlc-opt %s --mlc-lower-to-loops | FileCheck %s --check-prefix=LOOPS --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=bufferization. --implicit-check-not=graph. --implicit-check-not=memref.alloc --implicit-check-not=memref.copy
+// RUN: mlc-opt %s --mlc-lower-to-loops="vector-bits=0" | FileCheck %s --check-prefix=LOOPS --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=bufferization. --implicit-check-not=graph. --implicit-check-not=memref.alloc --implicit-check-not=memref.copy --implicit-check-not=vector.
+// RUN: mlc-opt %s --mlc-lower-to-loops | FileCheck %s --check-prefix=VECTOR --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=bufferization. --implicit-check-not=graph. --implicit-check-not=memref.alloc --implicit-check-not=memref.copy
 // RUN: mlc-opt %s --mlc-lower-to-loops | FileCheck %s --check-prefix=READONLY
-// RUN: mlc-opt %s --mlc-cpu-pipeline="cpu-features=avx2,fma" | FileCheck %s --check-prefixes=LLVM,FEATURES --implicit-check-not=memref. --implicit-check-not=scf. --implicit-check-not=cf. --implicit-check-not=arith. --implicit-check-not=math. --implicit-check-not=func.func --implicit-check-not=tensor. --implicit-check-not=linalg.
+// RUN: mlc-opt %s --mlc-cpu-pipeline="cpu-features=avx2,fma" | FileCheck %s --check-prefixes=LLVM,FEATURES --implicit-check-not=memref. --implicit-check-not=scf. --implicit-check-not=cf. --implicit-check-not=arith. --implicit-check-not=math. --implicit-check-not=func.func --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=vector. --implicit-check-not=ub.
 // RUN: mlc-opt %s --mlc-cpu-pipeline | FileCheck %s --check-prefixes=LLVM,NOFEATURES
 // RUN: mlc-opt %s --mlc-lower-to-loops | mlc-opt --mlc-lower-to-llvm | FileCheck %s --check-prefixes=LLVM,NOFEATURES
 
-// Loops over buffers: the signature is recorded before bufferization, the
-// results become out-params after the inputs, the constant is a global, and
-// every op is a loop nest writing straight into the out-params. No
-// intermediates: the static memory plan's workspace is empty.
+// Loops over buffers (scalar kernels, vector-bits=0): the signature is
+// recorded before bufferization, the results become out-params after the
+// inputs, the constant is a global, and every op is a loop nest writing
+// straight into the out-params. No intermediates: the static memory plan's
+// workspace is empty.
 // LOOPS: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = 0 : i64, mlc.workspace_lower_bound_bytes = 0 : i64}
 // LOOPS: memref.global "private" constant @[[CST:.*]] : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // LOOPS: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>, %{{.*}}: memref<0xi8>) {
@@ -45,6 +47,29 @@
 // LOOPS-NEXT: memref.store %[[M]], %[[R]][%[[I]], %[[J]]]
 // LOOPS: return
 // LOOPS-NEXT: }
+
+// The default vector kernels (256 bits): the fill, the bias add, erf and
+// relu are one vector per row (4 and 3 lanes); the matmul (a contraction)
+// keeps its loops. The add and erf still work in place in the out-param
+// and the workspace stays empty.
+// VECTOR: module attributes {{.*}}mlc.workspace_bytes = 0 : i64
+// VECTOR: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>, %{{.*}}: memref<0xi8>) {
+// VECTOR: scf.for
+// VECTOR: vector.transfer_write %{{.*}} : vector<4xf32>, memref<1x4xf32
+// VECTOR: scf.for
+// VECTOR-NEXT: scf.for
+// VECTOR-NEXT: scf.for
+// VECTOR-NEXT: memref.load %[[X]]
+// VECTOR: %[[B:.*]] = vector.transfer_read %{{.*}} : memref<4xf32>, vector<4xf32>
+// VECTOR: scf.for %[[I:[a-z0-9_]+]] =
+// VECTOR: %[[V:.*]] = vector.transfer_read %[[Y]][%[[I]], %{{.*}}]{{.*}} : memref<2x4xf32>, vector<4xf32>
+// VECTOR-NEXT: arith.addf %[[V]], %[[B]] : vector<4xf32>
+// VECTOR: scf.for
+// VECTOR: math.erf %{{.*}} : vector<4xf32>
+// VECTOR: scf.for
+// VECTOR: vector.transfer_read %[[X]]{{.*}} : memref<2x3xf32>, vector<3xf32>
+// VECTOR-NEXT: arith.maximumf %{{.*}}, %{{.*}} : vector<3xf32>
+// VECTOR: return
 
 // Inputs are the caller's buffers: nothing is stored into them.
 // READONLY: func.func @main(%[[X:[a-z0-9_]+]]: memref<2x3xf32> {{.*}}, %[[W:[a-z0-9_]+]]: memref<3x4xf32>,

@@ -96,6 +96,16 @@ cl::opt<bool> parallelKernels(
     cl::desc("Run large kernels on the runtime's threads (default true; "
              "--parallel=false emits single-threaded code)"),
     cl::init(true));
+cl::opt<unsigned> vectorBits(
+    "vector-bits",
+    cl::desc("Vector width of the kernels in bits (default: 512 with "
+             "AVX-512F, 256 with AVX/AVX2, else 128)"));
+cl::opt<bool> reassociateFPReductions(
+    "reassociate-fp-reductions",
+    cl::desc("Float sums and products in one accumulator per vector lane: "
+             "faster, but results differ from the in-order scalar kernels "
+             "and constant folding in the last bits"),
+    cl::init(false));
 cl::opt<std::string> runtimeLib(
     "runtime-lib",
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
@@ -349,9 +359,11 @@ int main(int argc, char **argv) {
 
   mlc::CPUPipelineOptions pipelineOpts;
   pipelineOpts.cpuFeatures = target->abiFeatures;
-  pipelineOpts.vectorBits = target->vectorBits;
+  pipelineOpts.vectorBits =
+      vectorBits.getNumOccurrences() ? vectorBits : target->vectorBits;
   pipelineOpts.vectorRegisters = target->vectorRegisters;
   pipelineOpts.parallel = parallelKernels;
+  pipelineOpts.reassociateFPReductions = reassociateFPReductions;
   pipelineOpts.optLevel =
       graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
   // Batch-norm folding and friends would bake trained values into code.

@@ -27,6 +27,10 @@ struct CPUPipelineOptions {
   /// Large kernels run their outer tile loop on the runtime's threads
   /// (OpenMP lowering); false keeps every kernel single-threaded.
   bool parallel = true;
+  /// Float sums and products of vector kernels accumulate one value per
+  /// lane (faster; no longer bit-identical to the scalar loops and the
+  /// reference evaluator, which add in order).
+  bool reassociateFPReductions = false;
 };
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).

@@ -1,0 +1,578 @@
+//===- VectorizeKernels.cpp - vector-width tiles for non-contraction ops --===//
+//
+// Elementwise ops, fills, row-wise reductions and pooling windows left by
+// mlc-lower-fusion-groups are tiled so that one tile is one vector along a
+// chosen dimension, and vectorized. See the pass description in
+// dialects/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_VECTORIZEKERNELS
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+
+using utils::IteratorType;
+
+/// How one op is vectorized: along `dim`, `lanes` elements at a time. A
+/// `partial` inner reduction keeps one accumulator per lane across the row
+/// and combines the lanes once at the end.
+struct VectorPlan {
+  unsigned dim;
+  int64_t lanes;
+  bool partial = false;
+  /// Vectors of accumulators of a partial reduction: independent chains
+  /// hide the latency of the combining op.
+  int64_t accumulators = 1;
+};
+
+bool isShaped(OpOperand &operand) {
+  return isa<RankedTensorType>(operand.get().getType());
+}
+
+/// Operands the body actually reads or writes through (pooling has a
+/// window operand that only gives the reduction loops their extent).
+SmallVector<OpOperand *> accessedOperands(linalg::LinalgOp op) {
+  SmallVector<OpOperand *> result;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isShaped(operand))
+      continue;
+    if (op.isDpsInput(&operand) &&
+        op.getMatchingBlockArgument(&operand).use_empty())
+      continue;
+    result.push_back(&operand);
+  }
+  return result;
+}
+
+/// Splits `e` into sum(coefficient * dim) + constant; fails on anything
+/// else (symbols, mod, div, products of dims).
+bool linearTerms(AffineExpr e,
+                 SmallVectorImpl<std::pair<unsigned, int64_t>> &terms,
+                 int64_t &constant) {
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    terms.push_back({d.getPosition(), 1});
+    return true;
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    constant += c.getValue();
+    return true;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return linearTerms(bin.getLHS(), terms, constant) &&
+           linearTerms(bin.getRHS(), terms, constant);
+  if (bin.getKind() == AffineExprKind::Mul) {
+    auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (!d || !c || c.getValue() <= 0)
+      return false;
+    terms.push_back({d.getPosition(), c.getValue()});
+    return true;
+  }
+  return false;
+}
+
+/// Dims of `e` with more than one iteration; nullopt if `e` is not linear.
+std::optional<SmallVector<unsigned>> nonUnitDims(AffineExpr e,
+                                                 ArrayRef<int64_t> ranges) {
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+  int64_t constant = 0;
+  if (!linearTerms(e, terms, constant))
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  for (auto [d, c] : terms)
+    if (ranges[d] != 1)
+      dims.push_back(d);
+  return dims;
+}
+
+/// Element types the vector lowering handles as is: f16/bf16 are emulated
+/// one scalar op at a time later in the pipeline, index has no fixed width,
+/// and LLVM packs vectors of i1 into bits while a memref of i1 has a byte
+/// per element.
+std::optional<unsigned> widestElementBits(linalg::LinalgOp op) {
+  unsigned bits = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    Type t = getElementTypeOrSelf(operand.get().getType());
+    if (!t.isF32() && !t.isF64() &&
+        !(isa<IntegerType>(t) && t.getIntOrFloatBitWidth() >= 8))
+      return std::nullopt;
+    bits = std::max(bits, t.getIntOrFloatBitWidth());
+  }
+  return bits;
+}
+
+/// True if, once bufferized, the elements of `v` along `dim` are adjacent:
+/// the dims after it have size 1 in the tensor `v` is a slice of (slices of
+/// the kernel loops do not make a column contiguous).
+bool adjacentAlong(Value v, unsigned dim) {
+  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (slice.getSourceType().getRank() != slice.getResultType().getRank() ||
+        !slice.hasUnitStride())
+      return false;
+    v = slice.getSource();
+  }
+  auto type = cast<RankedTensorType>(v.getType());
+  for (int64_t d = dim + 1; d < type.getRank(); ++d)
+    if (type.getDimSize(d) != 1)
+      return false;
+  return true;
+}
+
+/// True if every accessed operand reads `dim` contiguously, with the
+/// constant stride of a pooling window, or not at all: a transposed read or
+/// a column would be a gather of scalars, which the scalar loop does as well.
+bool contiguousAlong(linalg::LinalgOp op, unsigned dim,
+                     ArrayRef<int64_t> loopRanges) {
+  // After tiling, every other dim has one iteration.
+  SmallVector<int64_t> ranges(loopRanges.size(), 1);
+  ranges[dim] = loopRanges[dim];
+  for (OpOperand *operand : accessedOperands(op)) {
+    AffineMap m = op.getMatchingIndexingMap(operand);
+    std::optional<unsigned> at;
+    for (unsigned r = 0; r < m.getNumResults(); ++r) {
+      std::optional<SmallVector<unsigned>> dims =
+          nonUnitDims(m.getResult(r), ranges);
+      if (!dims)
+        return false;
+      if (!llvm::is_contained(*dims, dim))
+        continue;
+      // A window expression (ow * stride + kw) may only involve the vector
+      // dim and dims the tiling reduces to one iteration.
+      if (at || dims->size() != 1)
+        return false;
+      at = r;
+    }
+    if (at && !adjacentAlong(operand->get(), *at))
+      return false;
+  }
+  return true;
+}
+
+/// The vector dimension of `op`, or nullopt to leave it scalar.
+std::optional<unsigned> chooseVectorDim(linalg::LinalgOp op,
+                                        ArrayRef<int64_t> ranges) {
+  SmallVector<IteratorType> iterators = op.getIteratorTypesArray();
+  // Inner reduction: the reduced input is contiguous along a reduction dim.
+  for (OpOperand *in : accessedOperands(op)) {
+    if (!op.isDpsInput(in))
+      continue;
+    AffineMap m = op.getMatchingIndexingMap(in);
+    std::optional<unsigned> innermost;
+    for (AffineExpr e : llvm::reverse(m.getResults())) {
+      std::optional<SmallVector<unsigned>> dims = nonUnitDims(e, ranges);
+      if (dims && dims->empty())
+        continue;
+      if (dims && dims->size() == 1)
+        innermost = dims->front();
+      break;
+    }
+    if (!innermost || iterators[*innermost] != IteratorType::reduction)
+      continue;
+    if (contiguousAlong(op, *innermost, ranges))
+      return innermost;
+    break;
+  }
+  // Otherwise the innermost non-unit dim of the result: one lane per
+  // result element, each accumulated in the loops' order.
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (int64_t r = int64_t(out.getNumResults()) - 1; r >= 0; --r) {
+    auto d = dyn_cast<AffineDimExpr>(out.getResult(r));
+    if (!d)
+      return std::nullopt;
+    if (ranges[d.getPosition()] > 1) {
+      if (!contiguousAlong(op, d.getPosition(), ranges))
+        return std::nullopt;
+      return d.getPosition();
+    }
+  }
+  return std::nullopt;
+}
+
+/// Body ops of a pooling window tile; the vectorizer checks the rest.
+bool hasElementwiseBody(linalg::LinalgOp op) {
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    Dialect *d = inner.getDialect();
+    if (!d || (d->getNamespace() != "arith" && d->getNamespace() != "math"))
+      return false;
+  }
+  return true;
+}
+
+/// True if every reduction of `op` combines with an operation whose result
+/// does not depend on the order of its operands: integer arithmetic and
+/// bit ops, float min/max; float add/mul only when reassociating is allowed.
+bool hasReorderableCombiners(linalg::LinalgOp op, bool reassociateFP) {
+  for (auto [i, arg] : llvm::enumerate(op.getRegionOutputArgs())) {
+    SmallVector<Operation *> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), i, combiners) ||
+        combiners.size() != 1)
+      return false;
+    Operation *c = combiners.front();
+    if (isa<arith::AddFOp, arith::MulFOp>(c)) {
+      if (!reassociateFP)
+        return false;
+      continue;
+    }
+    if (!isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp, arith::AddIOp, arith::MulIOp, arith::MaxSIOp,
+             arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp, arith::AndIOp,
+             arith::OrIOp, arith::XOrIOp>(c))
+      return false;
+  }
+  return true;
+}
+
+/// The plan for `op`, or nullopt if it stays scalar.
+std::optional<VectorPlan> planFor(linalg::LinalgOp op, unsigned vectorBits,
+                                  bool reassociateFP) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0 ||
+      !isa<TilingInterface>(op.getOperation()))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  std::optional<unsigned> bits = widestElementBits(op);
+  if (!bits)
+    return std::nullopt;
+  int64_t lanes = vectorBits / *bits;
+  if (lanes < 2)
+    return std::nullopt;
+  // Contractions (two inputs read along a reduction dim) are scheduled by
+  // mlc-lower-fusion-groups.
+  unsigned reducedInputs = 0;
+  SmallVector<IteratorType> iterators = op.getIteratorTypesArray();
+  for (OpOperand *in : accessedOperands(op)) {
+    if (!op.isDpsInput(in))
+      continue;
+    AffineMap m = op.getMatchingIndexingMap(in);
+    for (unsigned d = 0; d < iterators.size(); ++d)
+      if (iterators[d] == IteratorType::reduction && ranges[d] > 1 &&
+          m.isFunctionOfDim(d)) {
+        ++reducedInputs;
+        break;
+      }
+  }
+  if (reducedInputs > 1)
+    return std::nullopt;
+  // Gathers would need vector.gather. Index computations (the divisor of
+  // an average pool without padding) are left scalar too: the vector form
+  // of linalg.index on a unit dim crashes vector.extract's folder (LLVM 22).
+  bool hasExtractOrIndex = false;
+  op->walk([&](Operation *inner) {
+    if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
+      hasExtractOrIndex = true;
+  });
+  if (hasExtractOrIndex)
+    return std::nullopt;
+  std::optional<unsigned> dim = chooseVectorDim(op, ranges);
+  if (!dim)
+    return std::nullopt;
+  // Check the body once on the untiled op; window ops (not projected
+  // permutations) are checked again after their rewrite.
+  bool window = !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+    return m.isProjectedPermutation(/*allowZeroInResults=*/true);
+  });
+  if (window ? !hasElementwiseBody(op)
+             : failed(linalg::vectorizeOpPrecondition(op)))
+    return std::nullopt;
+  VectorPlan plan{*dim, lanes};
+  plan.partial = iterators[*dim] == IteratorType::reduction &&
+                 ranges[*dim] > lanes &&
+                 hasReorderableCombiners(op, reassociateFP);
+  // Up to four chains, each with at least four vectors to combine.
+  if (plan.partial)
+    plan.accumulators = std::clamp<int64_t>(
+        llvm::bit_floor(uint64_t(ranges[*dim] / (4 * lanes))), 1, 4);
+  return plan;
+}
+
+/// True if `op` is one vector tile: one iteration in every dim but the
+/// vector dim, which has at most `maxLanes`.
+bool isVectorTile(linalg::LinalgOp op, const VectorPlan &plan,
+                  int64_t maxLanes) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [d, n] : llvm::enumerate(ranges))
+    if (d == plan.dim ? n > maxLanes : n != 1)
+      return false;
+  return true;
+}
+
+/// Peels the last iteration of `loop` if its step does not divide its trip,
+/// so the last tile becomes a smaller static vector instead of a masked one.
+void peelPartialTile(RewriterBase &rewriter, scf::ForOp loop) {
+  scf::ForOp partial;
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
+}
+
+/// Tiles `op` into vector tiles and peels a partial last tile.
+LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const VectorPlan &plan) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  OpBuilder::InsertionGuard guard(rewriter);
+  // One iteration of every other dim; vector tiles of `dim`, unless it is
+  // a partial reduction, tiled below.
+  SmallVector<OpFoldResult> sizes;
+  std::optional<unsigned> vectorLoop;
+  unsigned numLoops = 0;
+  for (auto [d, n] : llvm::enumerate(ranges)) {
+    int64_t size = n == 1 ? 0 : 1;
+    if (d == plan.dim)
+      size = n > plan.lanes && !plan.partial ? plan.lanes : 0;
+    if (d == plan.dim && size)
+      vectorLoop = numLoops;
+    numLoops += size != 0;
+    sizes.push_back(rewriter.getIndexAttr(size));
+  }
+  Operation *tile = op;
+  if (numLoops) {
+    rewriter.setInsertionPoint(op);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return failure();
+    rewriter.replaceOp(op, tiled->replacements);
+    tile = tiled->tiledOps.back();
+    if (vectorLoop && ranges[plan.dim] % plan.lanes != 0)
+      peelPartialTile(
+          rewriter, cast<scf::ForOp>(tiled->loops[*vectorLoop].getOperation()));
+  }
+  if (!plan.partial)
+    return success();
+
+  // Lane-wise accumulators along the row, merged once after the loop.
+  int64_t accLanes = plan.lanes * plan.accumulators;
+  SmallVector<OpFoldResult> laneSizes(ranges.size(), rewriter.getIndexAttr(0));
+  laneSizes[plan.dim] = rewriter.getIndexAttr(accLanes);
+  rewriter.setInsertionPoint(tile);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(laneSizes)
+      .setReductionTilingStrategy(
+          ReductionTilingStrategy::PartialReductionOuterReduction)
+      .setReductionDims({plan.dim});
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(tile, tiled->replacements);
+  if (ranges[plan.dim] % accLanes != 0)
+    peelPartialTile(rewriter,
+                    cast<scf::ForOp>(tiled->loops.front().getOperation()));
+  return success();
+}
+
+/// In a tile of a pooling window, input[.., oh * s + kh * d, ow * s + kw * d]
+/// has one non-unit dim per expression: index a strided slice of the input
+/// by that dim instead (linalg::vectorize needs projected permutations).
+LogicalResult rewriteWindowMaps(RewriterBase &rewriter, linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  MLIRContext *ctx = op.getContext();
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    AffineMap m = maps[in->getOperandNumber()];
+    if (m.isProjectedPermutation(/*allowZeroInResults=*/true))
+      continue;
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<AffineExpr> exprs;
+    for (AffineExpr e : m.getResults()) {
+      SmallVector<std::pair<unsigned, int64_t>> terms;
+      int64_t constant = 0;
+      if (!linearTerms(e, terms, constant))
+        return failure();
+      std::optional<std::pair<unsigned, int64_t>> moving;
+      for (auto term : terms) {
+        if (ranges[term.first] == 1)
+          continue;
+        if (moving)
+          return failure();
+        moving = term;
+      }
+      offsets.push_back(rewriter.getIndexAttr(constant));
+      if (moving) {
+        exprs.push_back(getAffineDimExpr(moving->first, ctx));
+        sizes.push_back(rewriter.getIndexAttr(ranges[moving->first]));
+        strides.push_back(rewriter.getIndexAttr(moving->second));
+      } else {
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+        sizes.push_back(rewriter.getIndexAttr(1));
+        strides.push_back(rewriter.getIndexAttr(1));
+      }
+    }
+    AffineMap newMap = AffineMap::get(m.getNumDims(), 0, exprs, ctx);
+    if (!newMap.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return failure();
+    rewriter.setInsertionPoint(op);
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(), in->get(), offsets, sizes, strides);
+    rewriter.modifyOpInPlace(op, [&] { in->set(slice); });
+    maps[in->getOperandNumber()] = newMap;
+  }
+  rewriter.modifyOpInPlace(op, [&] {
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return success();
+}
+
+/// An elementwise generic writing a tensor.empty can write over an input of
+/// the same type that dies there: it then reads that input through its
+/// output. One-shot bufferization reuses such an input's buffer for a
+/// linalg op, but not for the loop of vector tiles the op becomes (it cannot
+/// see that each tile reads only the elements it writes), unless the
+/// tiles read and write the same destination.
+void reuseDyingInput(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() ||
+      !op.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return;
+  Type resultType = op->getResult(0).getType();
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value x = in->get();
+    Operation *def = x.getDefiningOp();
+    if (x.getType() != resultType || !x.hasOneUse() || !def ||
+        isa<tensor::ExtractSliceOp, arith::ConstantOp>(def) ||
+        !op.getMatchingIndexingMap(in).isIdentity())
+      continue;
+    unsigned pos = in->getOperandNumber();
+    Block *body = op.getBlock();
+    BlockArgument inArg = body->getArgument(pos);
+    BlockArgument outArg = body->getArgument(body->getNumArguments() - 1);
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    maps.erase(maps.begin() + pos);
+    rewriter.modifyOpInPlace(op, [&] {
+      rewriter.replaceAllUsesWith(inArg, outArg);
+      op.getDpsInitOperand(0)->set(x);
+      op->eraseOperand(pos);
+      body->eraseArgument(pos);
+      op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      op.getProperties().operandSegmentSizes[0] -= 1;
+    });
+    return;
+  }
+}
+
+/// Adds what the canonicalize pass would run.
+void addCanonicalization(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+}
+
+struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorBits == 0)
+      return;
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    IRRewriter rewriter(ctx);
+    // Tile-and-fuse leaves a copy of a producer per consumer slice; merge
+    // them before they become loops, which CSE does not merge.
+    {
+      DominanceInfo dominance(func);
+      eliminateCommonSubExpressions(rewriter, dominance, func);
+    }
+
+    // 1. Tile every op with a plan into vector tiles.
+    SmallVector<linalg::LinalgOp> candidates;
+    func.walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
+    for (linalg::LinalgOp op : candidates) {
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        if (planFor(op, vectorBits, reassociateFPReductions))
+          reuseDyingInput(rewriter, generic);
+      std::optional<VectorPlan> plan =
+          planFor(op, vectorBits, reassociateFPReductions);
+      if (!plan || isVectorTile(op, *plan, plan->lanes))
+        continue;
+      // An op that cannot be tiled stays as it is.
+      (void)tileToVectors(rewriter, op, *plan);
+    }
+
+    // 2. Fold the peeled tiles' sizes to constants (static tiles). Like the
+    // canonicalize pass, a rewrite that does not converge is no error.
+    RewritePatternSet canonical(ctx);
+    addCanonicalization(canonical);
+    (void)applyPatternsGreedily(func, std::move(canonical));
+
+    // 3. Vectorize every op that is one vector tile.
+    SmallVector<std::pair<linalg::LinalgOp, VectorPlan>> tiles;
+    func.walk([&](linalg::LinalgOp op) {
+      std::optional<VectorPlan> plan =
+          planFor(op, vectorBits, reassociateFPReductions);
+      // A few registers: partial reductions' accumulators.
+      if (plan && isVectorTile(op, *plan, 4 * plan->lanes))
+        tiles.push_back({op, *plan});
+    });
+    for (auto [op, plan] : tiles) {
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+        if (!llvm::all_of(generic.getIndexingMapsArray(),
+                          [](AffineMap m) {
+                            return m.isProjectedPermutation(
+                                /*allowZeroInResults=*/true);
+                          }) &&
+            failed(rewriteWindowMaps(rewriter, generic)))
+          continue;
+      if (failed(linalg::vectorizeOpPrecondition(op)))
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op);
+      if (failed(result))
+        continue;
+      rewriter.replaceOp(op, result->replacements);
+    }
+
+    // 4. 1-D vectors; accumulators (slices, then vectors of them) carried
+    // in registers across the reduction loops; then transfers read and
+    // write the kernels' tensors directly.
+    RewritePatternSet cleanup(ctx);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(cleanup);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
+    addCanonicalization(cleanup);
+    (void)applyPatternsGreedily(func, std::move(cleanup));
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
+    for (scf::ForOp loop : loops) {
+      LoopLikeOpInterface hoisted = hoistLoopInvariantSubsets(rewriter, loop);
+      moveLoopInvariantCode(hoisted);
+    }
+
+    RewritePatternSet folding(ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(folding);
+    addCanonicalization(folding);
+    (void)applyPatternsGreedily(func, std::move(folding));
+  }
+};
+
+} // namespace

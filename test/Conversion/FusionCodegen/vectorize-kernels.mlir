@@ -1,0 +1,267 @@
+// Non-contraction kernels become vector code: one vector of
+// vector-bits / element bits lanes along the innermost contiguous dim, a
+// peeled smaller vector for the rest of a row, and scalar code only where
+// no vector applies.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=256}),canonicalize,cse)' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=512}),canonicalize,cse)' | FileCheck %s --check-prefix=V16
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=0}),canonicalize,cse)' | FileCheck %s --check-prefix=SCALAR
+
+// SCALAR-NOT: vector.
+
+// Elementwise on rows of 37: four vectors of 8 in a loop, then a peeled
+// vector of 5 (no masks). The broadcast bias row is read the same way.
+// CHECK-LABEL: func.func @elementwise_17x37
+// CHECK: scf.for %{{.*}} = %c0 to %c17 step %c1
+// CHECK:   scf.for %[[J:.*]] = %c0 to %c32 step %c8
+// CHECK:     %[[X:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[J]]]{{.*}} : tensor<17x37xf32>, vector<8xf32>
+// CHECK:     %[[B:.*]] = vector.transfer_read %{{.*}}[%[[J]]]{{.*}} : tensor<37xf32>, vector<8xf32>
+// CHECK:     %[[S:.*]] = arith.addf %[[X]], %[[B]] : vector<8xf32>
+// CHECK:     math.exp %[[S]] : vector<8xf32>
+// CHECK:     vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x8xf32>
+// CHECK:   vector.transfer_read %{{.*}}[%{{.*}}, %c32]{{.*}} : tensor<17x37xf32>, vector<5xf32>
+// CHECK:   math.exp %{{.*}} : vector<5xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// 16 lanes: two vectors of 16, then 5.
+// V16-LABEL: func.func @elementwise_17x37
+// V16: scf.for %{{.*}} = %c0 to %c32 step %c16
+// V16:   math.exp %{{.*}} : vector<16xf32>
+// V16: math.exp %{{.*}} : vector<5xf32>
+func.func @elementwise_17x37(%x: tensor<17x37xf32>, %b: tensor<37xf32>) -> tensor<17x37xf32> {
+  %0 = graph.fusion_group "elementwise"(%x, %b) : (tensor<17x37xf32>, tensor<37xf32>) -> tensor<17x37xf32> {
+  ^bb0(%a: tensor<17x37xf32>, %c: tensor<37xf32>):
+    %1 = graph.add %a, %c : (tensor<17x37xf32>, tensor<37xf32>) -> tensor<17x37xf32>
+    %2 = graph.exp %1 : tensor<17x37xf32>
+    graph.yield %2 : tensor<17x37xf32>
+  }
+  return %0 : tensor<17x37xf32>
+}
+
+// -----
+
+// Rows shorter than a vector: one vector of 5 per row, no inner loop.
+// CHECK-LABEL: func.func @elementwise_3x5
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK-NOT: scf.for
+// CHECK:   vector.transfer_read {{.*}} : tensor<3x5xf32>, vector<5xf32>
+// CHECK:   arith.maximumf %{{.*}}, %{{.*}} : vector<5xf32>
+// V16-LABEL: func.func @elementwise_3x5
+// V16: arith.maximumf %{{.*}}, %{{.*}} : vector<5xf32>
+func.func @elementwise_3x5(%x: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = graph.fusion_group "elementwise"(%x) : (tensor<3x5xf32>) -> tensor<3x5xf32> {
+  ^bb0(%a: tensor<3x5xf32>):
+    %1 = graph.relu %a : tensor<3x5xf32>
+    graph.yield %1 : tensor<3x5xf32>
+  }
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// A single element stays scalar.
+// CHECK-LABEL: func.func @elementwise_1x1
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
+func.func @elementwise_1x1(%x: tensor<1x1xf32>) -> tensor<1x1xf32> {
+  %0 = graph.fusion_group "elementwise"(%x) : (tensor<1x1xf32>) -> tensor<1x1xf32> {
+  ^bb0(%a: tensor<1x1xf32>):
+    %1 = graph.relu %a : tensor<1x1xf32>
+    graph.yield %1 : tensor<1x1xf32>
+  }
+  return %0 : tensor<1x1xf32>
+}
+
+// -----
+
+// i64 lanes are twice as wide: 4 per 256 bits; the ninth element of each
+// row is a scalar tile.
+// CHECK-LABEL: func.func @elementwise_i64
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c4
+// CHECK:   arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: linalg.generic
+// CHECK:   arith.muli %{{.*}}, %{{.*}} : i64
+// V16-LABEL: func.func @elementwise_i64
+// V16-NOT: scf.for %{{.*}} = %c0 to %c8
+// V16: arith.muli %{{.*}}, %{{.*}} : vector<8xi64>
+func.func @elementwise_i64(%x: tensor<4x9xi64>) -> tensor<4x9xi64> {
+  %0 = graph.fusion_group "elementwise"(%x) : (tensor<4x9xi64>) -> tensor<4x9xi64> {
+  ^bb0(%a: tensor<4x9xi64>):
+    %1 = graph.mul %a, %a : (tensor<4x9xi64>, tensor<4x9xi64>) -> tensor<4x9xi64>
+    graph.yield %1 : tensor<4x9xi64>
+  }
+  return %0 : tensor<4x9xi64>
+}
+
+// -----
+
+// A float sum along the row: each vector is reduced into the running
+// scalar (inner reduction), which keeps the scalar loop's order of adds;
+// the accumulator lives in a register across the loop.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:   %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<1xf32>)
+// CHECK:     vector.transfer_read {{.*}} : tensor<4x37xf32>, vector<8xf32>
+// CHECK:     vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
+// CHECK:   vector.transfer_read {{.*}}[%{{.*}}, %c32]{{.*}} : tensor<4x37xf32>, vector<5xf32>
+// CHECK:   vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x5xf32> to vector<1x1xf32>
+// CHECK-NOT: linalg.generic
+func.func @row_sum(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
+  %0 = graph.fusion_group "reduction"(%x) : (tensor<4x37xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x37xf32>):
+    %1 = graph.reduce_sum %a {axes = array<i64: 1>, keepdims = true} : (tensor<4x37xf32>) -> tensor<4x1xf32>
+    graph.yield %1 : tensor<4x1xf32>
+  }
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// A max is exact in any order: one accumulator per lane across the row
+// (the tail of 5 goes into the first 5 lanes), one horizontal reduction
+// per row.
+// CHECK-LABEL: func.func @row_max
+// CHECK: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : vector<8xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:   scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args(%[[ACC:.*]] = %[[NEG_INF]]) -> (vector<8xf32>)
+// CHECK:     %[[V:.*]] = vector.transfer_read {{.*}} : tensor<4x37xf32>, vector<8xf32>
+// CHECK:     arith.maximumf %[[ACC]], %[[V]] : vector<8xf32>
+// CHECK:   arith.maximumf %{{.*}}, %{{.*}} : vector<5xf32>
+// CHECK:   vector.multi_reduction <maximumf>, %{{.*}}, %{{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
+func.func @row_max(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
+  %0 = graph.fusion_group "reduction"(%x) : (tensor<4x37xf32>) -> tensor<4x1xf32> {
+  ^bb0(%a: tensor<4x37xf32>):
+    %1 = graph.reduce_max %a {axes = array<i64: 1>, keepdims = true} : (tensor<4x37xf32>) -> tensor<4x1xf32>
+    graph.yield %1 : tensor<4x1xf32>
+  }
+  return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// Softmax, one row per iteration of the kernel's loop: the max (lanes),
+// exp of the shifted row, the sum (inner reduction) and the division, each
+// over vectors of 8 and a tail of 5.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK:   arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK:   vector.multi_reduction <maximumf>
+// CHECK:   scf.for
+// CHECK:     arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK:     math.exp %{{.*}} : vector<8xf32>
+// CHECK:   math.exp %{{.*}} : vector<5xf32>
+// CHECK:   scf.for
+// CHECK:     vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
+// CHECK:   vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x5xf32> to vector<1x1xf32>
+// CHECK:   scf.for
+// CHECK:     arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK:   arith.divf %{{.*}}, %{{.*}} : vector<5xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @softmax_rows(%x: tensor<16x37xf32>) -> tensor<16x37xf32> {
+  %0 = graph.fusion_group "reduction"(%x) : (tensor<16x37xf32>) -> tensor<16x37xf32> {
+  ^bb0(%a: tensor<16x37xf32>):
+    %1 = graph.softmax %a {axis = 1 : i64} : tensor<16x37xf32>
+    graph.yield %1 : tensor<16x37xf32>
+  }
+  return %0 : tensor<16x37xf32>
+}
+
+// -----
+
+// A reduction over the outer dim: one lane per column, each column summed
+// in row order (the scalar order), 8 columns at a time.
+// CHECK-LABEL: func.func @column_sum
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:   scf.for %{{.*}} = %c0 to %c37 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
+// CHECK:     %[[ROW:.*]] = vector.transfer_read {{.*}} : tensor<37x20xf32>, vector<8xf32>
+// CHECK:     arith.addf %[[ACC]], %[[ROW]] : vector<8xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c37 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf32>)
+// CHECK:   arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+#sum_in = affine_map<(d0, d1) -> (d1, d0)>
+#sum_out = affine_map<(d0, d1) -> (d0)>
+func.func @column_sum(%x: tensor<37x20xf32>) -> tensor<20xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<20xf32>) -> tensor<20xf32>
+  %r = linalg.generic {indexing_maps = [#sum_in, #sum_out], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<37x20xf32>) outs(%init : tensor<20xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<20xf32>
+  return %r : tensor<20xf32>
+}
+
+// -----
+
+// Max pooling with stride 2: per output row, each (kh, kw) reads a
+// stride-2 slice of the input row as one vector of the 5 outputs; the
+// maximum stays in a register across the window loops.
+// CHECK-LABEL: func.func @maxpool_s2
+// CHECK: %[[ROW:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<5xf32>)
+// CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<5xf32>)
+// CHECK:     %[[WIN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 1, 5] [1, 1, 1, 2]
+// CHECK:     %[[V:.*]] = vector.transfer_read %[[WIN]]{{.*}} : tensor<1x1x1x5xf32>, vector<5xf32>
+// CHECK:     arith.maximumf %[[ACC]], %[[V]] : vector<5xf32>
+// CHECK: vector.transfer_write %[[ROW]]
+// CHECK-NOT: linalg.generic
+func.func @maxpool_s2(%x: tensor<1x2x9x11xf32>) -> tensor<1x2x4x5xf32> {
+  %0 = graph.fusion_group "pool"(%x) : (tensor<1x2x9x11xf32>) -> tensor<1x2x4x5xf32> {
+  ^bb0(%a: tensor<1x2x9x11xf32>):
+    %1 = graph.maxpool2d %a {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x2x9x11xf32>) -> tensor<1x2x4x5xf32>
+    graph.yield %1 : tensor<1x2x4x5xf32>
+  }
+  return %0 : tensor<1x2x4x5xf32>
+}
+
+// -----
+
+// Global average pooling reduces rows of 7 (one vector each) over 5 rows.
+// CHECK-LABEL: func.func @global_avgpool
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK:   scf.for %{{.*}} = %c0 to %c5 step %c1
+// CHECK:     vector.transfer_read {{.*}} : tensor<2x3x5x7xf32>, vector<7xf32>
+// CHECK:     vector.multi_reduction <add>
+func.func @global_avgpool(%x: tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32> {
+  %0 = graph.fusion_group "pool"(%x) : (tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32> {
+  ^bb0(%a: tensor<2x3x5x7xf32>):
+    %1 = graph.global_avgpool %a : (tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32>
+    graph.yield %1 : tensor<2x3x1x1xf32>
+  }
+  return %0 : tensor<2x3x1x1xf32>
+}
+
+// -----
+
+// Left scalar: a transpose that reads across the vector, a gather, argmax
+// (no vector combiner), f16 arithmetic (emulated per element later).
+// CHECK-LABEL: func.func @left_scalar
+// CHECK-NOT: vector.
+// CHECK: linalg.transpose
+// CHECK: tensor.extract
+// CHECK: arith.cmpf
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f16
+// CHECK: return
+func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3xi64>, %h: tensor<4x16xf16>) -> (tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>) {
+  %0 = graph.fusion_group "data"(%t) : (tensor<8x16xf32>) -> tensor<16x8xf32> {
+  ^bb0(%a: tensor<8x16xf32>):
+    %1 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+    graph.yield %1 : tensor<16x8xf32>
+  }
+  %2 = graph.fusion_group "data"(%d, %i) : (tensor<5x16xf32>, tensor<3xi64>) -> tensor<3x16xf32> {
+  ^bb0(%a: tensor<5x16xf32>, %b: tensor<3xi64>):
+    %3 = graph.gather %a, %b {axis = 0 : i64} : (tensor<5x16xf32>, tensor<3xi64>) -> tensor<3x16xf32>
+    graph.yield %3 : tensor<3x16xf32>
+  }
+  %4 = graph.fusion_group "data"(%t) : (tensor<8x16xf32>) -> tensor<8xi64> {
+  ^bb0(%a: tensor<8x16xf32>):
+    %5 = graph.argmax %a {axis = 1 : i64, keepdims = false, select_last_index = false} : (tensor<8x16xf32>) -> tensor<8xi64>
+    graph.yield %5 : tensor<8xi64>
+  }
+  %6 = graph.fusion_group "elementwise"(%h) : (tensor<4x16xf16>) -> tensor<4x16xf16> {
+  ^bb0(%a: tensor<4x16xf16>):
+    %7 = graph.add %a, %a : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16>
+    graph.yield %7 : tensor<4x16xf16>
+  }
+  return %0, %2, %4, %6 : tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>
+}
