@@ -5,6 +5,10 @@ Writes, under OUT (default build/bench-kernels):
   transformer/model.json + model.safetensors
       the pre-LN block of bench/perf at its size (seq 128, d 256, 4 heads,
       GELU MLP 256 -> 1024 -> 256), as a model.json with seeded weights
+  transformer_nomm/model.json
+      the same block without its matmuls: their results are inputs, so only
+      the kernels this benchmark is about remain (layer_norm, softmax, gelu,
+      bias and residual adds, transposes)
   rowwise/model.json
       row-wise kernels only: layer_norm, gelu, softmax, log_softmax,
       reduce_sum/max along the last axis and reduce_mean along the first,
@@ -109,6 +113,44 @@ def transformer(out, seq=128, d=256, heads=4, hidden=1024):
     write_model(out, "transformer", [("x", [1, seq, d])], ["y"], n, w)
 
 
+def transformer_nomm(out, seq=128, d=256, heads=4, hidden=1024):
+    """transformer() with every matmul result an input instead."""
+    rng = np.random.default_rng(0)
+    hd = d // heads
+    w = {n: (0.1 * rng.standard_normal(k)).astype(np.float32)
+         for n, k in [("ln1.bias", d), ("ln2.bias", d), ("attn.q.b", d),
+                      ("attn.k.b", d), ("attn.v.b", d), ("attn.out.b", d),
+                      ("fc1.b", hidden), ("fc2.b", d)]}
+    for ln in ("ln1", "ln2"):
+        w[ln + ".scale"] = (1 + 0.1 * rng.standard_normal(d)).astype(
+            np.float32)
+    w["attn.scale"] = np.array(1 / np.sqrt(hd), dtype=np.float32)
+    inputs = [("x", [1, seq, d])]
+    inputs += [(p + "0", [1, seq, d]) for p in ("q", "k", "v")]
+    inputs += [("s0", [1, heads, seq, seq]), ("c0", [1, heads, seq, hd]),
+               ("o0", [1, seq, d]), ("h0", [1, seq, hidden]),
+               ("m0", [1, seq, d])]
+    n = [node("layer_norm", ["x", "ln1.scale", "ln1.bias"], "t1", axis=-1)]
+    for p, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]),
+                    ("v", [0, 2, 1, 3])):
+        n += [node("add", [p + "0", "attn.%s.b" % p], p + "1"),
+              node("reshape", [p + "1"], p + "2", shape=[1, seq, heads, hd]),
+              node("transpose", [p + "2"], p, perm=perm)]
+    n += [node("mul", ["s0", "attn.scale"], "s1"),
+          node("softmax", ["s1"], "p", axis=-1),
+          node("transpose", ["c0"], "c1", perm=[0, 2, 1, 3]),
+          node("reshape", ["c1"], "c2", shape=[1, seq, d]),
+          node("add", ["o0", "attn.out.b"], "o1"),
+          node("add", ["x", "o1"], "r1"),
+          node("layer_norm", ["r1", "ln2.scale", "ln2.bias"], "t2", axis=-1),
+          node("add", ["h0", "fc1.b"], "h1"),
+          node("gelu", ["h1"], "h2"),
+          node("add", ["m0", "fc2.b"], "m1"),
+          node("add", ["r1", "m1"], "y")]
+    write_model(out, "transformer_nomm", inputs,
+                ["t1", "q", "k", "v", "p", "c2", "t2", "h2", "y"], n, w)
+
+
 def rowwise(out, rows=256, cols=500):
     rng = np.random.default_rng(1)
     w = {"g": (1 + 0.1 * rng.standard_normal(cols)).astype(np.float32),
@@ -140,6 +182,7 @@ def pooling(out, c=64, hw=56):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "build/bench-kernels"
     transformer(out)
+    transformer_nomm(out)
     rowwise(out)
     pooling(out)
     print("wrote", out)

@@ -20,8 +20,8 @@ while [[ $# -gt 0 ]]; do
     *) models+=("$1"); shift ;;
   esac
 done
-[[ ${#models[@]} -gt 0 ]] || models=(transformer rowwise pooling)
-[[ -f $out/transformer/model.json ]] || /usr/bin/python3 "$root/bench/kernels/make_models.py" "$out"
+[[ ${#models[@]} -gt 0 ]] || models=(transformer transformer_nomm rowwise pooling)
+[[ -f $out/transformer_nomm/model.json ]] || /usr/bin/python3 "$root/bench/kernels/make_models.py" "$out"
 
 names=(scalar vector reassoc)
 flags=("--vector-bits=0" "" "--reassociate-fp-reductions")

@@ -245,10 +245,14 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
     Reductions keep the scalar loops' order: a lane accumulates its element
     in loop order, and an inner vector reduction of floats is lowered as an
     ordered (non-reassociated) reduction, so results are bit-identical to
-    the scalar kernels and to the reference evaluator. Ops the vectorizer
-    rejects (gathers, argmax, cumsum, transposes that read across the
-    vector, f16/bf16) are left as they are. `vector-bits=0` disables the
-    pass.
+    the scalar kernels and to the reference evaluator. Order-independent
+    reductions (float max/min, integer ops) accumulate a register of lanes
+    per row instead. Left as they are: ops the vectorizer rejects (argmax,
+    cumsum), gathers and linalg.index users, transposes that read across
+    the vector, i1 and f16/bf16 tensors, and ops calling libm (log, pow,
+    sin, ...: one call per lane would be slower than the scalar loop; f32
+    exp, expm1, tanh and erf are polynomials by then, see
+    mlc-approximate-math). `vector-bits=0` disables the pass.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", "256",

@@ -248,6 +248,27 @@ bool hasReorderableCombiners(linalg::LinalgOp op, bool reassociateFP) {
   return true;
 }
 
+/// True if the body calls libm once vectorized: LLVM splits a vector log,
+/// pow, sin, ... into one call per lane, with every vector register saved
+/// around each call, which is slower than the scalar loop. Square roots,
+/// rounding and fma are instructions; f32 exp, expm1, tanh and erf become
+/// polynomials (mlc-approximate-math, in the LLVM pipeline).
+bool callsLibm(linalg::LinalgOp op) {
+  WalkResult r = op->walk([&](Operation *inner) {
+    if (inner->getDialect() && inner->getDialect()->getNamespace() == "math" &&
+        !isa<math::SqrtOp, math::RsqrtOp, math::AbsFOp, math::AbsIOp,
+             math::FloorOp, math::CeilOp, math::RoundEvenOp, math::TruncOp,
+             math::FmaOp, math::CopySignOp>(inner) &&
+        !(isa<math::ExpOp, math::ExpM1Op, math::TanhOp, math::ErfOp>(inner) &&
+          getElementTypeOrSelf(inner->getResult(0).getType()).isF32()))
+      return WalkResult::interrupt();
+    if (isa<arith::RemFOp>(inner)) // fmodf
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 /// The plan for `op`, or nullopt if it stays scalar.
 std::optional<VectorPlan> planFor(linalg::LinalgOp op, unsigned vectorBits,
                                   bool reassociateFP) {
@@ -288,7 +309,7 @@ std::optional<VectorPlan> planFor(linalg::LinalgOp op, unsigned vectorBits,
     if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
       hasExtractOrIndex = true;
   });
-  if (hasExtractOrIndex)
+  if (hasExtractOrIndex || callsLibm(op))
     return std::nullopt;
   std::optional<unsigned> dim = chooseVectorDim(op, ranges);
   if (!dim)
@@ -508,11 +529,10 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
     for (linalg::LinalgOp op : candidates) {
+      // Also for ops left scalar: their producer may become a loop.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-        if (planFor(op, vectorBits, reassociateFPReductions))
-          reuseDyingInput(rewriter, generic);
-      std::optional<VectorPlan> plan =
-          planFor(op, vectorBits, reassociateFPReductions);
+        reuseDyingInput(rewriter, generic);
+      std::optional<VectorPlan> plan = planFor(op, vectorBits, reassociateFPReductions);
       if (!plan || isVectorTile(op, *plan, plan->lanes))
         continue;
       // An op that cannot be tiled stays as it is.
@@ -528,8 +548,7 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
     // 3. Vectorize every op that is one vector tile.
     SmallVector<std::pair<linalg::LinalgOp, VectorPlan>> tiles;
     func.walk([&](linalg::LinalgOp op) {
-      std::optional<VectorPlan> plan =
-          planFor(op, vectorBits, reassociateFPReductions);
+      std::optional<VectorPlan> plan = planFor(op, vectorBits, reassociateFPReductions);
       // A few registers: partial reductions' accumulators.
       if (plan && isVectorTile(op, *plan, 4 * plan->lanes))
         tiles.push_back({op, *plan});

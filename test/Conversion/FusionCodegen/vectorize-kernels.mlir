@@ -5,6 +5,7 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=256}),canonicalize,cse)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=512}),canonicalize,cse)' | FileCheck %s --check-prefix=V16
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=0}),canonicalize,cse)' | FileCheck %s --check-prefix=SCALAR
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=256 reassociate-fp-reductions}),canonicalize,cse)' | FileCheck %s --check-prefix=FAST
 
 // SCALAR-NOT: vector.
 
@@ -16,22 +17,22 @@
 // CHECK:     %[[X:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[J]]]{{.*}} : tensor<17x37xf32>, vector<8xf32>
 // CHECK:     %[[B:.*]] = vector.transfer_read %{{.*}}[%[[J]]]{{.*}} : tensor<37xf32>, vector<8xf32>
 // CHECK:     %[[S:.*]] = arith.addf %[[X]], %[[B]] : vector<8xf32>
-// CHECK:     math.exp %[[S]] : vector<8xf32>
+// CHECK:     math.sqrt %[[S]] : vector<8xf32>
 // CHECK:     vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x8xf32>
 // CHECK:   vector.transfer_read %{{.*}}[%{{.*}}, %c32]{{.*}} : tensor<17x37xf32>, vector<5xf32>
-// CHECK:   math.exp %{{.*}} : vector<5xf32>
+// CHECK:   math.sqrt %{{.*}} : vector<5xf32>
 // CHECK-NOT: linalg.generic
 // CHECK: return
 // 16 lanes: two vectors of 16, then 5.
 // V16-LABEL: func.func @elementwise_17x37
 // V16: scf.for %{{.*}} = %c0 to %c32 step %c16
-// V16:   math.exp %{{.*}} : vector<16xf32>
-// V16: math.exp %{{.*}} : vector<5xf32>
+// V16:   math.sqrt %{{.*}} : vector<16xf32>
+// V16: math.sqrt %{{.*}} : vector<5xf32>
 func.func @elementwise_17x37(%x: tensor<17x37xf32>, %b: tensor<37xf32>) -> tensor<17x37xf32> {
   %0 = graph.fusion_group "elementwise"(%x, %b) : (tensor<17x37xf32>, tensor<37xf32>) -> tensor<17x37xf32> {
   ^bb0(%a: tensor<17x37xf32>, %c: tensor<37xf32>):
     %1 = graph.add %a, %c : (tensor<17x37xf32>, tensor<37xf32>) -> tensor<17x37xf32>
-    %2 = graph.exp %1 : tensor<17x37xf32>
+    %2 = graph.sqrt %1 : tensor<17x37xf32>
     graph.yield %2 : tensor<17x37xf32>
   }
   return %0 : tensor<17x37xf32>
@@ -106,6 +107,12 @@ func.func @elementwise_i64(%x: tensor<4x9xi64>) -> tensor<4x9xi64> {
 // CHECK:   vector.transfer_read {{.*}}[%{{.*}}, %c32]{{.*}} : tensor<4x37xf32>, vector<5xf32>
 // CHECK:   vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x5xf32> to vector<1x1xf32>
 // CHECK-NOT: linalg.generic
+// Reassociating: one accumulator per lane, combined once per row.
+// FAST-LABEL: func.func @row_sum
+// FAST: scf.for %{{.*}} = %c0 to %c32 step %c8 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<8xf32>)
+// FAST:   arith.addf %[[ACC]], %{{.*}} : vector<8xf32>
+// FAST: arith.addf %{{.*}}, %{{.*}} : vector<5xf32>
+// FAST: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
 func.func @row_sum(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
   %0 = graph.fusion_group "reduction"(%x) : (tensor<4x37xf32>) -> tensor<4x1xf32> {
   ^bb0(%a: tensor<4x37xf32>):
@@ -140,14 +147,14 @@ func.func @row_max(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
 // -----
 
 // Softmax, one row per iteration of the kernel's loop: the max (lanes),
-// exp of the shifted row, the sum (inner reduction) and the division, each
-// over vectors of 8 and a tail of 5.
+// the sum (inner reduction) and the division over vectors of 8 and a tail
+// of 5. exp is vector code too: mlc-approximate-math later makes it a
+// polynomial (a vector libm call would be one call per lane).
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1
 // CHECK:   arith.maximumf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:   vector.multi_reduction <maximumf>
 // CHECK:   scf.for
-// CHECK:     arith.subf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:     math.exp %{{.*}} : vector<8xf32>
 // CHECK:   math.exp %{{.*}} : vector<5xf32>
 // CHECK:   scf.for
@@ -156,8 +163,11 @@ func.func @row_max(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
 // CHECK:   scf.for
 // CHECK:     arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:   arith.divf %{{.*}}, %{{.*}} : vector<5xf32>
-// CHECK-NOT: linalg.generic
 // CHECK: return
+// FAST-LABEL: func.func @softmax_rows
+// FAST-NOT: linalg.generic
+// FAST: math.exp %{{.*}} : vector<8xf32>
+// FAST: return
 func.func @softmax_rows(%x: tensor<16x37xf32>) -> tensor<16x37xf32> {
   %0 = graph.fusion_group "reduction"(%x) : (tensor<16x37xf32>) -> tensor<16x37xf32> {
   ^bb0(%a: tensor<16x37xf32>):
@@ -234,15 +244,19 @@ func.func @global_avgpool(%x: tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32> {
 // -----
 
 // Left scalar: a transpose that reads across the vector, a gather, argmax
-// (no vector combiner), f16 arithmetic (emulated per element later).
+// (no vector combiner) and f16 arithmetic (emulated per element later);
+// exp is vectorized (a polynomial after mlc-approximate-math).
 // CHECK-LABEL: func.func @left_scalar
 // CHECK-NOT: vector.
 // CHECK: linalg.transpose
 // CHECK: tensor.extract
 // CHECK: arith.cmpf
 // CHECK: arith.addf %{{.*}}, %{{.*}} : f16
+// CHECK: math.exp %{{.*}} : vector<8xf32>
 // CHECK: return
-func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3xi64>, %h: tensor<4x16xf16>) -> (tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>) {
+// FAST-LABEL: func.func @left_scalar
+// FAST: math.exp %{{.*}} : vector<8xf32>
+func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3xi64>, %h: tensor<4x16xf16>, %e: tensor<4x16xf32>) -> (tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>) {
   %0 = graph.fusion_group "data"(%t) : (tensor<8x16xf32>) -> tensor<16x8xf32> {
   ^bb0(%a: tensor<8x16xf32>):
     %1 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
@@ -263,5 +277,10 @@ func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3x
     %7 = graph.add %a, %a : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16>
     graph.yield %7 : tensor<4x16xf16>
   }
-  return %0, %2, %4, %6 : tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>
+  %8 = graph.fusion_group "elementwise"(%e) : (tensor<4x16xf32>) -> tensor<4x16xf32> {
+  ^bb0(%a: tensor<4x16xf32>):
+    %9 = graph.exp %a : tensor<4x16xf32>
+    graph.yield %9 : tensor<4x16xf32>
+  }
+  return %0, %2, %4, %6, %8 : tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>
 }

@@ -16,9 +16,7 @@
 // CHECK: ^bb0(%[[IN:.*]]: f64, %[[ACC:.*]]: f64):
 // CHECK-NEXT: arith.maximumf %[[ACC]], %[[IN]] : f64
 // LLVM-LABEL: llvm.func internal @main
-// exp is vectorized (4 f64 lanes at the default 256 bits); erf is one call
-// of the double libm function per lane.
-// LLVM: llvm.intr.exp(%{{.*}}) : (vector<4xf64>) -> vector<4xf64>
+// LLVM: llvm.intr.exp(%{{.*}}) : (f64) -> f64
 // LLVM: llvm.call @erf(%{{.*}}) : (f64) -> f64
 // LLVM-NOT: expf
 // LLVM-NOT: erff

@@ -14,7 +14,9 @@ expected/) and <case>.test, which
   2. compiles it with --vector-bits=128, 256 and 512 (and 512 at -O0, where
      every op is a kernel of its own) and checks that every output is
      bit-identical to the scalar kernels' (the vector kernels keep the
-     scalar loops' accumulation order).
+     scalar loops' accumulation order),
+  3. compiles it with --reassociate-fp-reductions and
+     checks it against the reference with the same tolerances.
 
 Run with Debian's python:  /usr/bin/python3 test/e2e/vector/gen_vector_tests.py
 The output is deterministic: re-running it must leave git clean.
@@ -171,6 +173,18 @@ def lit_test(c):
         lines.append("RUN:   %s --rtol 0 --atol 0 \\" % same)
         lines.append("RUN:   | FileCheck %s --check-prefix=SAME")
     checks += ["SAME-DAG: %s: matches" % n for n, _, _ in c.outputs]
+    # The opt-in fast variants are checked against the reference only.
+    lines.append("RUN: mlc-compile %s/%s --vector-bits=512 "
+                 "--reassociate-fp-reductions -o "
+                 "%%t/fast.so" % (d, model))
+    for gi, (tol, names) in enumerate(groups.items()):
+        exp = " ".join("--expect %s=%s/expected/%s.npy" % (n, d, n)
+                       for n in names)
+        lines.append("RUN: mlc-run %%t/fast.so %s \\" % ins)
+        lines.append("RUN:   %s --rtol %g --atol %g \\" % (exp, tol[0],
+                                                           tol[1]))
+        lines.append("RUN:   | FileCheck %%s --check-prefix=FAST%d" % gi)
+        checks += ["FAST%d-DAG: %s: matches" % (gi, n) for n in names]
     for n, _, _ in c.outputs:
         assert not any(o != n and o.endswith(n) for o, _, _ in c.outputs), n
     return "\n".join(lines + checks) + "\n"
