@@ -293,9 +293,9 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   for (unsigned d = p.numParallel; d < p.numLoops; ++d)
     reduction *= p.bounds[d];
   double lastUse = laneUse(p.bounds[p.nDim]);
-  // Measured on ResNet-18's layers (AVX-512): 14-, 28- and 7-wide maps
-  // with long reductions gain 1.3-2x; a 56-wide map with a 576-long
-  // reduction loses 30% to the lane-by-lane stores.
+  // Measured on ResNet-18's layers (AVX-512, one thread): 14-, 28- and
+  // 7-wide maps with long reductions gain 1.3-2x; a 56-wide map with a
+  // 576-long reduction loses 30% to the transposed stores.
   if (lastUse < 0.75 || (lastUse < 0.9 && reduction >= 1024)) {
     for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
       if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
@@ -563,6 +563,17 @@ Value Emitter::tile(Value dest, Point pt) {
   };
   acc = reduce(p.numParallel, acc);
 
+  // Vectors across the output's last dim (output channels) with the rows
+  // after them: the tile is stored as [rows, lanes] in a small tensor,
+  // transposed and inserted as one slice. Lane-by-lane inserts into
+  // the output made one-shot bufferization quadratic (minutes).
+  int64_t lanes = (vecs - 1) * p.vw + pt.lastLanes;
+  bool viaTile = p.nDim + 1 != p.numParallel && p.mDim && *p.mDim > p.nDim;
+  Value tileT;
+  if (viaTile)
+    tileT = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, lanes},
+                                    b.getF32Type());
+
   // Epilogue on the accumulators, then the stores.
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < vecs; ++j) {
@@ -612,7 +623,14 @@ Value Emitter::tile(Value dest, Point pt) {
                    .getResult();
         continue;
       }
-      // Vectors across the output's last dim: one store per lane.
+      if (viaTile) {
+        tileT = vector::TransferWriteOp::create(
+                    b, loc, v, tileT, ValueRange{cst(i), cst(j * p.vw)},
+                    ArrayRef<bool>{full})
+                    .getResult();
+        continue;
+      }
+      // No rows after the vector dim: one store per lane.
       Value first = idx[p.nDim];
       for (int64_t l = 0, e = full ? p.vw : pt.lastLanes; l < e; ++l) {
         idx[p.nDim] = affine::makeComposedAffineApply(
@@ -621,7 +639,28 @@ Value Emitter::tile(Value dest, Point pt) {
         dest = tensor::InsertOp::create(b, loc, x, dest, idx).getResult();
       }
     }
-  return dest;
+  if (!viaTile)
+    return dest;
+  Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{lanes, rows},
+                                        b.getF32Type());
+  Value transposed =
+      linalg::TransposeOp::create(b, loc, tileT, empty,
+                                  ArrayRef<int64_t>{1, 0})
+          .getResult()[0];
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(p.numParallel, b.getIndexAttr(1));
+  MLIRContext *ctx = b.getContext();
+  for (unsigned d = 0; d < p.numParallel; ++d) {
+    offsets.push_back(affine::makeComposedFoldedAffineApply(
+        b, loc, getAffineDimExpr(0, ctx) - getAffineDimExpr(1, ctx),
+        {pt.dims[d], pt.destBase[d]}));
+    sizes.push_back(b.getIndexAttr(d == p.nDim    ? lanes
+                                   : d == *p.mDim ? rows
+                                                  : 1));
+  }
+  return tensor::InsertSliceOp::create(b, loc, transposed, dest, offsets,
+                                       sizes, strides)
+      .getResult();
 }
 
 Value Emitter::loops(Value dest, Point pt, unsigned level) {

@@ -139,7 +139,8 @@ func.func @not_a_contraction(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
 // A 5-wide output row fills 5 of 8 lanes, so the vectors run along the 16
 // output channels of the constant filter instead, packed at compile time
 // as [1, 4, 3, 3, 16]; the channel tile loop is outermost (its panel stays
-// in cache), rows are output columns, and results are stored lane by lane.
+// in cache), rows are output columns, and each [5 columns x 16 channels]
+// tile is written to a small tensor, transposed and inserted as one slice.
 // CHECK-LABEL: func.func @conv_channel_vectors
 // CHECK: %[[P:.*]] = arith.constant dense_resource<packed_weight> : tensor<1x4x3x3x16xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args
@@ -147,8 +148,9 @@ func.func @not_a_contraction(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
 // CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %{{.*}}, %{{.*}}, %c0]
 // CHECK: vector.transfer_read %[[P]][%c0, %{{.*}}, %{{.*}}, %{{.*}}, %c8]
 // CHECK-COUNT-10: vector.fma
-// CHECK: vector.extract %{{.*}}[0] : f32 from vector<8xf32>
-// CHECK: tensor.insert
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %c0] {in_bounds = [true]} : vector<8xf32>, tensor<5x16xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<5x16xf32>) outs(%{{.*}} : tensor<16x5xf32>) permutation = [1, 0]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, %{{.*}}, 0] [1, 16, 1, 5] [1, 1, 1, 1] : tensor<16x5xf32> into tensor<1x16x5x5xf32>
 func.func @conv_channel_vectors(%x: tensor<1x4x5x5xf32>) -> tensor<1x16x5x5xf32> {
   %w = graph.constant dense<0.25> : tensor<16x4x3x3xf32>
   %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x4x5x5xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x5x5xf32> {
