@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelSchedules.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -204,40 +205,30 @@ bool isVectorizableEpilogue(linalg::GenericOp op) {
   return true;
 }
 
-/// True if a group's block argument stands for a constant.
-bool isConstantInput(graph::FusionGroupOp group, Value v) {
+/// The constant a group's block argument (or a value) stands for, if any.
+arith::ConstantOp groupConstant(graph::FusionGroupOp group, Value v) {
   auto arg = dyn_cast<BlockArgument>(v);
   if (arg && arg.getOwner() == &group.getBody().front())
     v = group.getInputs()[arg.getArgNumber()];
-  return static_cast<bool>(v.getDefiningOp<arith::ConstantOp>());
+  return v.getDefiningOp<arith::ConstantOp>();
 }
 
-/// Raw float data of a constant, dense or resource-backed.
+bool isConstantInput(graph::FusionGroupOp group, Value v) {
+  return static_cast<bool>(groupConstant(group, v));
+}
+
+/// The float values of a constant operand, dense or resource-backed.
 std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
                                                Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (arg && arg.getOwner() == &group.getBody().front())
-    v = group.getInputs()[arg.getArgNumber()];
-  auto cst = v.getDefiningOp<arith::ConstantOp>();
-  if (!cst)
+  arith::ConstantOp cst = groupConstant(group, v);
+  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
+  if (!attr)
     return std::nullopt;
-  auto type = cast<RankedTensorType>(cst.getType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
-    auto values = dense.getValues<float>();
-    return SmallVector<float>(values.begin(), values.end());
-  }
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(cst.getValue())) {
-    AsmResourceBlob *blob = res.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    ArrayRef<char> bytes = blob->getData();
-    if (bytes.size() != size_t(type.getNumElements()) * sizeof(float))
-      return std::nullopt;
-    SmallVector<float> out(type.getNumElements());
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
-  }
-  return std::nullopt;
+  FailureOr<graph::HostTensor> t = graph::fromElementsAttr(attr);
+  if (failed(t))
+    return std::nullopt;
+  ArrayRef<float> values = t->values<float>();
+  return SmallVector<float>(values.begin(), values.end());
 }
 
 /// Chooses rows, tile sizes and operand accesses; nullopt: not our shape.
