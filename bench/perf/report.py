@@ -53,7 +53,7 @@ def chart(results, info, path):
                              gridspec_kw={"width_ratios": [2.2, 1]})
     colors = {"mlc": "#d62728", "ort": "#1f77b4", "torch": "#ff7f0e",
               "openblas": "#2ca02c"}
-    labels = {"mlc": "mlc (1 thread)",
+    labels = {"mlc": "mlc (%d thr)" % info.get("mlc_threads", info["threads"]),
               "ort": "ONNX Runtime %s (%d thr)" % (info["ort"], info["threads"]),
               "torch": "PyTorch %s (%d thr)" % (info["torch"], info["threads"]),
               "openblas": "OpenBLAS (%d thr)" % info["threads"]}
@@ -69,9 +69,10 @@ def chart(results, info, path):
                 ys.append(s["median_ms"])
         ax.bar(xs, ys, w, color=colors[side], label=labels[side])
     ax.set_yscale("log")
-    top = max(r[s]["median_ms"] for r in nets for s in sides
-              if r.get(s) and r[s].get("median_ms"))
-    ax.set_ylim(top=top * 30)
+    times = [r[s]["median_ms"] for r in nets for s in sides
+             if r.get(s) and r[s].get("median_ms")]
+    if times:  # a --models subset may have no network rows
+        ax.set_ylim(top=max(times) * 30)
     ax.set_xticks(range(len(nets)))
     ax.set_xticklabels(["%s\nb%s" % (r["name"].replace("_b", " ")
                                       .split()[0], r["batch"]) for r in nets],
@@ -95,7 +96,9 @@ def chart(results, info, path):
     ax.set_xlabel("SGEMM N (N x N x N)")
     ax.set_ylabel("GFLOP/s (higher is better)")
     ax.set_yscale("log")
-    ax.set_ylim(top=max(v for r in gemms for v in r["gflops"].values()) * 30)
+    rates = [v for r in gemms for v in r["gflops"].values() if v]
+    if rates:  # a --models subset may have no SGEMM rows
+        ax.set_ylim(top=max(rates) * 30)
     ax.legend(fontsize=7)
     ax.grid(axis="y", which="both", alpha=0.3)
     fig.suptitle("mlc vs ONNX Runtime, PyTorch, OpenBLAS: %s, %d CPUs, "

@@ -43,31 +43,47 @@ namespace {
 
 enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO };
 
-cl::opt<std::string> inputFile(cl::Positional,
+// --help lists these and MLIR's --mlir-* options; the LLVM backends' many
+// options stay usable and are listed by --help-hidden.
+cl::OptionCategory mlcCategory("mlc-compile options");
+
+void hideLLVMOptions() {
+  for (auto &[name, option] : cl::getRegisteredOptions()) {
+    if (llvm::is_contained(option->Categories, &mlcCategory) ||
+        name.starts_with("mlir-") || name.starts_with("help") ||
+        name == "version" || option->getOptionHiddenFlag() != cl::NotHidden)
+      continue;
+    option->setHiddenFlag(cl::Hidden);
+  }
+}
+
+cl::opt<std::string> inputFile(cl::Positional, cl::cat(mlcCategory),
                                cl::desc("<model.json|model.onnx|.mlir>"));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (required)"),
+cl::opt<std::string> outputFile("o", cl::cat(mlcCategory),
+                                cl::desc("Output file (required)"),
                                 cl::value_desc("file"));
 cl::list<std::string> inputShapes(
-    "input-shape",
+    "input-shape", cl::cat(mlcCategory),
     cl::desc("ONNX: static shape for a graph input with dynamic dimensions, "
              "e.g. --input-shape data=1x3x224x224 (repeatable)"),
     cl::value_desc("NAME=DIMS"));
-cl::list<std::string> bindings(
-    "bind",
-    cl::desc("ONNX: freeze a graph input to the tensor in FILE (a .pb "
-             "TensorProto) at compile time; needed for inputs that "
-             "determine shapes (repeatable)"),
-    cl::value_desc("NAME=FILE"));
+cl::list<std::string>
+    bindings("bind", cl::cat(mlcCategory),
+             cl::desc("ONNX: freeze a graph input to the tensor in FILE (a .pb "
+                      "TensorProto) at compile time; needed for inputs that "
+                      "determine shapes (repeatable)"),
+             cl::value_desc("NAME=FILE"));
 cl::opt<bool> train(
-    "train",
+    "train", cl::cat(mlcCategory),
     cl::desc("Compile a trainable model from a model.json with a 'training' "
              "section: a train step, an inference entry on the same "
              "parameters and their initial values (docs/training.md)"));
 cl::opt<bool> listONNXOps(
-    "list-onnx-ops",
+    "list-onnx-ops", cl::cat(mlcCategory),
     cl::desc("Print the supported ONNX operators (markdown) and exit"));
 cl::opt<Emit> emitKind(
-    "emit", cl::desc("What to write (default: from the output's suffix)"),
+    "emit", cl::cat(mlcCategory),
+    cl::desc("What to write (default: from the output's suffix)"),
     cl::init(Emit::Auto),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "graph-dialect MLIR"),
                clEnumValN(Emit::Dot, "dot",
@@ -77,42 +93,45 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::Asm, "asm", "assembly (.s)"),
                clEnumValN(Emit::Obj, "obj", "object file (.o)"),
                clEnumValN(Emit::SO, "so", "shared library with the runtime")));
-cl::opt<unsigned> optLevel("O", cl::desc("Optimization level (0-3)"),
-                           cl::Prefix, cl::init(2));
+cl::opt<unsigned> optLevel("O", cl::cat(mlcCategory),
+                           cl::desc("Optimization level (0-3)"), cl::Prefix,
+                           cl::init(2));
 cl::opt<int> graphOptLevel(
-    "graph-opt",
+    "graph-opt", cl::cat(mlcCategory),
     cl::desc("Graph optimization level (0-3; default: the -O level). "
              "-O2 --graph-opt=0 isolates what fusion and graph rewrites buy"),
     cl::init(-1));
-cl::opt<std::string> cpu("cpu",
+cl::opt<std::string> cpu("cpu", cl::cat(mlcCategory),
                          cl::desc("Target CPU: native (default: the host's "
                                   "CPU and features), generic, or an LLVM "
                                   "CPU name such as x86-64-v3 (a portable "
                                   "AVX2/FMA baseline) or haswell"),
                          cl::init("native"));
-cl::alias cpuAlias("mcpu", cl::desc("Alias for --cpu"), cl::aliasopt(cpu));
+cl::alias cpuAlias("mcpu", cl::cat(mlcCategory), cl::desc("Alias for --cpu"),
+                   cl::aliasopt(cpu));
 cl::opt<bool> parallelKernels(
-    "parallel",
+    "parallel", cl::cat(mlcCategory),
     cl::desc("Run large kernels on the runtime's threads (default true; "
              "--parallel=false emits single-threaded code)"),
     cl::init(true));
 cl::opt<unsigned> vectorBits(
-    "vector-bits",
+    "vector-bits", cl::cat(mlcCategory),
     cl::desc("Vector width of the kernels in bits (default: 512 with "
              "AVX-512F, 256 with AVX/AVX2, else 128)"));
 cl::opt<bool> reassociateFPReductions(
-    "reassociate-fp-reductions",
+    "reassociate-fp-reductions", cl::cat(mlcCategory),
     cl::desc("Float sums and products in one accumulator per vector lane: "
              "faster, but results differ from the in-order scalar kernels "
              "and constant folding in the last bits"),
     cl::init(false));
 cl::opt<std::string> runtimeLib(
-    "runtime-lib",
+    "runtime-lib", cl::cat(mlcCategory),
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
              "next to this tool)"));
-cl::opt<std::string> ccPath("cc", cl::desc("C compiler driver used to link"));
+cl::opt<std::string> ccPath("cc", cl::cat(mlcCategory),
+                            cl::desc("C compiler driver used to link"));
 cl::opt<std::string> reportFile(
-    "report",
+    "report", cl::cat(mlcCategory),
     cl::desc("Write a JSON compile report: graph ops before/after, kernels "
              "and their fused ops, workspace and its lower bound, weights "
              "bytes, flops"),
@@ -153,10 +172,18 @@ LogicalResult printJSONDiagnostic(mlir::Diagnostic &diag) {
   if (!wholeFile && !name.getName().getValue().empty())
     os << name.getName().getValue() << ": ";
   switch (diag.getSeverity()) {
-  case mlir::DiagnosticSeverity::Error: os << "error: "; break;
-  case mlir::DiagnosticSeverity::Warning: os << "warning: "; break;
-  case mlir::DiagnosticSeverity::Note: os << "note: "; break;
-  case mlir::DiagnosticSeverity::Remark: os << "remark: "; break;
+  case mlir::DiagnosticSeverity::Error:
+    os << "error: ";
+    break;
+  case mlir::DiagnosticSeverity::Warning:
+    os << "warning: ";
+    break;
+  case mlir::DiagnosticSeverity::Note:
+    os << "note: ";
+    break;
+  case mlir::DiagnosticSeverity::Remark:
+    os << "remark: ";
+    break;
   }
   os << diag.str() << "\n";
   for (mlir::Diagnostic &note : diag.getNotes())
@@ -165,8 +192,8 @@ LogicalResult printJSONDiagnostic(mlir::Diagnostic &diag) {
 }
 
 std::string defaultRuntimeLib(const char *argv0) {
-  std::string exe =
-      sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&emitFromSuffix));
+  std::string exe = sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&emitFromSuffix));
   SmallString<256> path(sys::path::parent_path(sys::path::parent_path(exe)));
   sys::path::append(path, "lib", "libmlc_runtime.a");
   return path.str().str();
@@ -230,6 +257,7 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
+  hideLLVMOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "mlc-compile: compile a model to a shared "
                               "library (or MLIR, LLVM IR, assembly, object)\n");
