@@ -217,6 +217,34 @@ def ApproximateMath : Pass<"mlc-approximate-math"> {
                            "mlir::vector::VectorDialect"];
 }
 
+def PadInPlace : Pass<"mlc-pad-in-place", "mlir::func::FuncOp"> {
+  let summary = "Write padded tensors' interiors in place and fill only "
+                "their borders";
+  let description = [{
+    A constant pad lowers to `tensor.insert_slice %src into
+    linalg.fill(%c, tensor.empty)`: bufferized, that fills the whole padded
+    buffer and then copies the source into its interior (for a 3x3
+    convolution, the whole activation is written twice more). This pass
+    rewrites each such pad (unit strides, static shapes) so that
+
+    - the fill covers only the border: one fill per padded side and
+      dimension, on slices that together cover the frame exactly once;
+    - the kernel computing `%src` writes straight into the interior: the
+      tensor.empty at the end of `%src`'s destination chain (through
+      destination-style ops, scf.forall shared outputs and scf.for
+      iter_args, each value used once) becomes a slice of the padded
+      tensor, so bufferization makes the insert_slice a self-copy that
+      folds away.
+
+    A source with other users, a block argument or a chain that ends
+    elsewhere keeps its copy; its border-only fill still applies.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
   let summary = "Tile the remaining linalg ops into vector-width tiles and "
                 "vectorize them";

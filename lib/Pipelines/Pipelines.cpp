@@ -62,12 +62,15 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          "vector-bits=" + std::to_string(o.vectorBits) +
          " vector-registers=" + std::to_string(o.vectorRegisters) +
          (o.parallel ? "" : " parallel-min-work=0") +
-         "},mlc-vectorize-kernels{vector-bits=" +
+         "},mlc-pad-in-place,mlc-vectorize-kernels{vector-bits=" +
          std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
          (o.reassociateFPReductions ? "true" : "false") + "}),"
          "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
+         // A pad's interior written in place leaves a copy between two
+         // equal subviews: CSE makes them one, canonicalize drops it.
+         "cse,canonicalize,"
          // Tile buffers of fused kernels are loop invariant: allocate once.
          "func.func(buffer-loop-hoisting),"
          // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.

@@ -44,9 +44,11 @@ using namespace mlc::rt;
 namespace {
 
 /// How long a waiting thread spins before it sleeps: long enough to bridge
-/// the gap between the parallel loops of one model run, short enough that an
-/// idle pool costs nothing.
-constexpr uint64_t kSpinNs = 40000;
+/// the serial kernels between the parallel loops of one model run (waking a
+/// sleeper took 50-100 us on a 2-CPU VM: with 40 us of spinning, a 4.8M-MAC
+/// 1x1 convolution ran slower on two threads than on one), short enough
+/// that an idle pool soon costs nothing. libomp spins 200 ms by default.
+constexpr uint64_t kSpinNs = 2000000;
 
 [[noreturn]] void fatal(const char *message, long value) {
   fprintf(stderr, "mlc runtime: fatal error: %s%ld\n", message, value);
