@@ -137,13 +137,15 @@ def markdown(data):
                 r["name"].split("_")[1], f("mlc"), f("openblas"), f("ort"),
                 f("torch"), "%.4f" % (g["mlc"] / g["openblas"])
                 if g.get("mlc") and g.get("openblas") else "–"))
-    out += ["", "Median of %d runs after %d warm-up runs. mlc: %d threads "
+    out += ["", "Median of %d runs%s after %d warm-up runs. mlc: %d threads "
             "(runtime pool); ONNX Runtime %s (onnxruntime-node, Node.js %s): intra-op %d, "
             "inter-op 1, sequential; PyTorch %s (Debian %s): %d threads; "
             "%s (Debian %s): %d threads. %s, %d CPUs; load average %s before, "
             "%s after." % (
-                info["runs"], info["warmup"],
-                info.get("mlc_threads", 1), info["ort"], info["node"],
+                info["runs"],
+                " in %d rounds, the sides taking turns, each round" %
+                info["rounds"] if info.get("rounds", 1) > 1 else "",
+                info["warmup"], info.get("mlc_threads", 1), info["ort"], info["node"],
                 info["threads"], info["torch"], info["torch_deb"],
                 info["threads"], info["openblas"], info["openblas_deb"],
                 info["openblas_threads"] or info["threads"], info["cpu"],

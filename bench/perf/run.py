@@ -9,7 +9,7 @@ For every model of make_models.py (created under DIR/models when missing):
          `/usr/bin/time -v` (wall time and maximum resident set size of the
          compiler), check the outputs against PyTorch's reference
          (`mlc-run --expect`, rtol 1e-3, atol 1e-4), time with
-         `mlc-run --bench RUNS --threads THREADS` (median)
+         `mlc-run --bench N --threads THREADS` (median)
   ORT    ONNX Runtime's CPU provider through onnxruntime-node
          (bench/perf/ort/time_ort.js: intra-op threads THREADS, inter-op 1,
          sequential); its outputs are checked the same way
@@ -18,6 +18,10 @@ For every model of make_models.py (created under DIR/models when missing):
          the same way
 and for SGEMM 256/512/1024 also numpy's matmul on OpenBLAS
 (OPENBLAS_NUM_THREADS=THREADS), reported in GFLOP/s.
+
+The timed runs of every side are split into --rounds rounds (default 5) and
+the sides take turns, round by round, so that a slow spell on a shared machine
+falls on all of them; each side's median pools all its runs.
 
 Prints a table of medians and ratios and writes DIR/results.json and the chart
 DIR/perf.png. A model that fails to compile, to run or to match the reference
@@ -49,8 +53,15 @@ def parse_args():
              "build/bin)")
     ap.add_argument("--runs", type=int, default=30,
                     help="timed runs per model and side (default 30, >= 30)")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="the timed runs of each side are split into this "
+                         "many rounds, the sides taking turns (default 5)")
+    ap.add_argument("--settle", type=float, default=0.5,
+                    help="seconds to wait before each side's round, so that "
+                         "the threads of the side before have gone idle "
+                         "(default 0.5)")
     ap.add_argument("--warmup", type=int, default=5,
-                    help="untimed runs before timing (default 5)")
+                    help="untimed runs before each round (default 5)")
     ap.add_argument("--threads", type=int, default=2,
                     help="threads of mlc, ONNX Runtime, PyTorch and OpenBLAS "
                          "(default 2)")
@@ -70,6 +81,8 @@ def parse_args():
     args = ap.parse_args()
     if args.runs < 30:
         ap.error("--runs must be at least 30")
+    if not 1 <= args.rounds <= args.runs:
+        ap.error("--rounds must be between 1 and --runs")
     return args
 
 
@@ -196,33 +209,41 @@ def mlc_side(name, models, work):
     else:
         r["status"] = "ok"
 
-    p = subprocess.run([os.path.join(ARGS.bin, "mlc-run"), so] + ins +
-                       ["--bench", str(ARGS.runs), "--warmup",
-                        str(ARGS.warmup), "--threads", str(ARGS.threads)],
-                       capture_output=True, text=True)
-    m = re.search(r"median_ms=([\d.e+-]+) min_ms=([\d.e+-]+)", p.stdout)
-    if p.returncode != 0 or not m:
-        if r["status"] == "ok":
-            r["status"] = "run failed"
-            r["error"] = tail(p.stdout + p.stderr)
-        return r
-    r["median_ms"], r["min_ms"] = float(m.group(1)), float(m.group(2))
+    def timer(runs):
+        p = subprocess.run([os.path.join(ARGS.bin, "mlc-run"), so] + ins +
+                           ["--bench", str(runs), "--bench-times", "--warmup",
+                            str(ARGS.warmup), "--threads", str(ARGS.threads)],
+                           capture_output=True, text=True)
+        m = re.search(r"times_ms=([\d.e+,-]+)", p.stdout)
+        if p.returncode != 0 or not m:
+            raise RuntimeError(tail(p.stdout + p.stderr))
+        return [float(t) for t in m.group(1).split(",")]
+    if r["status"] == "ok":
+        r["timer"] = timer
     return r
 
 
 def ort_side(name, models, work):
     meta = json.load(open(os.path.join(models, name + ".json")))
     outdir = os.path.join(work, name + ".ort")
-    cmd = [ARGS.node, os.path.join(HERE, "ort", "time_ort.js"),
-           os.path.join(models, name + ".onnx"), outdir, "--runs",
-           str(ARGS.runs), "--warmup", str(ARGS.warmup), "--threads",
-           str(ARGS.threads)]
-    cmd += [os.path.join(models, "%s.in%d.npy" % (name, i))
-            for i in range(len(meta["inputs"]))]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        return {"status": "failed", "error": tail(p.stderr)}
-    r = json.loads(p.stdout.strip().splitlines()[-1])
+
+    def run(runs):
+        cmd = [ARGS.node, os.path.join(HERE, "ort", "time_ort.js"),
+               os.path.join(models, name + ".onnx"), outdir, "--runs",
+               str(runs), "--warmup", str(ARGS.warmup), "--threads",
+               str(ARGS.threads)]
+        cmd += [os.path.join(models, "%s.in%d.npy" % (name, i))
+                for i in range(len(meta["inputs"]))]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(tail(p.stderr))
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+    try:
+        r = run(1)
+    except RuntimeError as e:
+        return {"status": "failed", "error": str(e)}
+    del r["times_ms"], r["median_ms"], r["min_ms"], r["runs"]
     oks, errs = [], []
     for i in range(len(meta["outputs"])):
         ok, err = check(np.load(os.path.join(outdir, "out%d.npy" % i)),
@@ -232,6 +253,7 @@ def ort_side(name, models, work):
         errs.append(err)
     r["status"] = "ok" if all(oks) else "wrong"
     r["max_abs_err"] = max(errs)
+    r["timer"] = lambda runs: run(runs)["times_ms"]
     return r
 
 
@@ -243,19 +265,23 @@ def torch_side(name, models):
     xs = [torch.from_numpy(np.load(os.path.join(models, "%s.in%d.npy" %
                                                 (name, i))))
           for i in range(len(meta["inputs"]))]
-    times = []
     with torch.inference_mode():
         y = model(*xs)
-        for _ in range(ARGS.warmup):
-            model(*xs)
-        for _ in range(ARGS.runs):
-            t0 = time.perf_counter()
-            model(*xs)
-            times.append((time.perf_counter() - t0) * 1e3)
     ok, err = check(y.numpy(), np.load(os.path.join(models,
                                                     name + ".out0.npy")))
+
+    def timer(runs):
+        times = []
+        with torch.inference_mode():
+            for _ in range(ARGS.warmup):
+                model(*xs)
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                model(*xs)
+                times.append((time.perf_counter() - t0) * 1e3)
+        return times
     return {"status": "ok" if ok else "wrong", "max_abs_err": err,
-            "median_ms": median(times), "min_ms": min(times)}
+            "timer": timer}
 
 
 def openblas_side(name, models):
@@ -265,15 +291,46 @@ def openblas_side(name, models):
     c = np.empty((a.shape[0], b.shape[1]), np.float32)
     np.matmul(a, b, out=c)
     ok, err = check(c, np.load(os.path.join(models, name + ".out0.npy")))
-    for _ in range(ARGS.warmup):
-        np.matmul(a, b, out=c)
-    times = []
-    for _ in range(ARGS.runs):
-        t0 = time.perf_counter()
-        np.matmul(a, b, out=c)
-        times.append((time.perf_counter() - t0) * 1e3)
+
+    def timer(runs):
+        for _ in range(ARGS.warmup):
+            np.matmul(a, b, out=c)
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            np.matmul(a, b, out=c)
+            times.append((time.perf_counter() - t0) * 1e3)
+        return times
     return {"status": "ok" if ok else "wrong", "max_abs_err": err,
-            "median_ms": median(times), "min_ms": min(times)}
+            "timer": timer}
+
+
+def time_rounds(r, sides):
+    """Times the sides in ARGS.rounds interleaved rounds (mlc, ORT, torch,
+    OpenBLAS, then again), so that a slow spell of a shared machine falls on
+    every side alike; each side's median and minimum pool all its runs."""
+    per_round = [ARGS.runs // ARGS.rounds + (k < ARGS.runs % ARGS.rounds)
+                 for k in range(ARGS.rounds)]
+    times = {side: [] for side in sides}
+    for runs in per_round:
+        for side in sides:
+            s = r[side]
+            if "timer" not in s:
+                continue
+            # The previous side's threads spin a while after its last run
+            # (OpenBLAS's for about 0.1 s, ours for 2 ms): let them sleep
+            # before timing this one.
+            time.sleep(ARGS.settle)
+            try:
+                times[side] += s["timer"](runs)
+            except RuntimeError as e:
+                s["status"], s["error"] = "run failed", str(e)
+                del s["timer"]
+    for side in sides:
+        s = r[side]
+        if s.pop("timer", None) and times[side]:
+            s["median_ms"], s["min_ms"] = median(times[side]), min(times[side])
+            s["runs"] = len(times[side])
 
 
 # ---------------------------------------------------------------------------
@@ -335,9 +392,10 @@ def print_table(results, info):
                 "%.3f" % (g["mlc"] / g["openblas"])
                 if g.get("mlc") and g.get("openblas") else "-"))
     print()
-    print("median of %d runs after %d warm-up runs, ms (! = output did not "
-          "match the reference); ratios above 1: mlc is slower" %
-          (ARGS.runs, ARGS.warmup))
+    print("median of %d runs in %d interleaved rounds (each after %d "
+          "warm-up runs), ms (! = output did not match the reference); "
+          "ratios above 1: mlc is slower" %
+          (ARGS.runs, ARGS.rounds, ARGS.warmup))
     print("mlc: %d threads (mlc-run, no Python); ORT %s: %d intra-op "
           "threads, 1 inter-op, sequential (Node.js); torch %s: %d threads "
           "(Python); OpenBLAS: %d threads" %
@@ -438,7 +496,7 @@ def main():
         "mlc_compile_mtime": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(
             os.path.getmtime(os.path.join(src_bin, "mlc-compile")))),
         "mlc_threads": ARGS.threads, "threads": ARGS.threads,
-        "runs": ARGS.runs, "warmup": ARGS.warmup,
+        "runs": ARGS.runs, "rounds": ARGS.rounds, "warmup": ARGS.warmup,
         "rtol": ARGS.rtol, "atol": ARGS.atol,
         "compile_flags": ARGS.compile_flags,
     }
@@ -474,6 +532,10 @@ def main():
         if name in SGEMM:
             print(" OpenBLAS...", end="", flush=True)
             r["openblas"] = openblas_side(name, models)
+        print(" timing...", end="", flush=True)
+        time_rounds(r, [s for s in ("mlc", "ort", "torch", "openblas")
+                        if s in r])
+        if name in SGEMM:
             r["gflops"] = {
                 side: meta["flops"] / (r[side]["median_ms"] * 1e6)
                 for side in ("mlc", "ort", "torch", "openblas")

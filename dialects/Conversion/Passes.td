@@ -267,7 +267,10 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
     loop whose trip does not divide evenly is peeled, so the last tile is a
     smaller static vector rather than a masked one. Each tile is then
     vectorized with linalg::vectorize; pooling windows (strided or dilated
-    input maps) read a strided slice of their input first. Accumulators
+    input maps) read a strided slice of their input first. An op with at
+    least `parallel-min-work` iterations (max pooling over a large map)
+    first gets an scf.forall over its outermost parallel dimension that
+    is not the vector one, for the runtime's threads. Accumulators
     are hoisted out of the reduction loops.
 
     Reductions keep the scalar loops' order: a lane accumulates its element
@@ -288,7 +291,11 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
     Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
            "false",
            "Sum and multiply floats in one accumulator per lane (faster, "
-           "but no longer bit-identical to the scalar order)">
+           "but no longer bit-identical to the scalar order)">,
+    Option<"parallelMinWork", "parallel-min-work", "int64_t",
+           /*default=*/"1048576",
+           "Ops with at least this many loop iterations run their outermost "
+           "parallel dim as an scf.forall (0: never)">
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::linalg::LinalgDialect",

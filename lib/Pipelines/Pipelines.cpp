@@ -64,7 +64,8 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          (o.parallel ? "" : " parallel-min-work=0") +
          "},mlc-pad-in-place,mlc-vectorize-kernels{vector-bits=" +
          std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
-         (o.reassociateFPReductions ? "true" : "false") + "}),"
+         (o.reassociateFPReductions ? "true" : "false") +
+         (o.parallel ? "" : " parallel-min-work=0") + "}),"
          "canonicalize,cse,"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

@@ -43,7 +43,9 @@ using namespace mlc::rt;
 
 namespace {
 
-/// How long a waiting thread spins before it sleeps: long enough to bridge
+/// How long a waiting thread spins before it sleeps (without yielding: a
+/// sched_yield() loop lost its CPU to other processes' busy threads for
+/// whole time slices, 8x slower than this spin): long enough to bridge
 /// the serial kernels between the parallel loops of one model run (waking a
 /// sleeper took 50-100 us on a 2-CPU VM: with 40 us of spinning, a 4.8M-MAC
 /// 1x1 convolution ran slower on two threads than on one), short enough

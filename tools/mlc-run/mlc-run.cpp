@@ -58,6 +58,8 @@ outputs:
 running:
   --bench N                     after warm-up runs, time N runs and print
                                 "median_ms=<x> min_ms=<y>"
+  --bench-times                 with --bench, also print every run's time,
+                                in run order: "times_ms=<t1>,<t2>,..."
   --warmup N                    warm-up runs before --bench (default 3)
   --threads T                   threads for the model's parallel loops
                                 (default 0: one per online CPU; at most 64
@@ -123,6 +125,7 @@ struct Options {
   bool print = false;
   bool info = false;
   int64_t bench = 0;
+  bool benchTimes = false;
   int64_t warmup = 3;
   int64_t concurrent = 1; // application threads running the model
   int64_t threads = 0;    // intra-op threads; 0: the runtime's default
@@ -200,6 +203,9 @@ Options parseArgs(int argc, char **argv) {
       opts.info = true;
     } else if (name == "--bench") {
       opts.bench = parseInt(name, value(), 1, 100000000);
+    } else if (name == "--bench-times") {
+      noValue();
+      opts.benchTimes = true;
     } else if (name == "--warmup") {
       opts.warmup = parseInt(name, value(), 0, 100000000);
     } else if (name == "--concurrent") {
@@ -240,6 +246,8 @@ Options parseArgs(int argc, char **argv) {
   }
   if (opts.modelPath.empty())
     usageError("no model given");
+  if (opts.benchTimes && !opts.bench)
+    usageError("--bench-times needs --bench");
   if (opts.trainX.empty()) {
     if (opts.epochs)
       usageError("--epochs needs --train");
@@ -1103,6 +1111,12 @@ int main(int argc, char **argv) {
     std::vector<double> times;
     for (const Worker &w : workers)
       times.insert(times.end(), w.timesMs.begin(), w.timesMs.end());
+    if (opts.benchTimes) {
+      printf("times_ms=");
+      for (size_t i = 0; i < times.size(); ++i)
+        printf("%s%.6f", i ? "," : "", times[i]);
+      printf("\n");
+    }
     std::sort(times.begin(), times.end());
     size_t n = times.size();
     double median =

@@ -12,7 +12,7 @@
 // microseconds) and writes the first run's outputs as OUTDIR/out<i>.npy so
 // that the caller can check them against the reference. Prints one JSON line:
 //   {"ort": version, "median_ms", "min_ms", "runs", "warmup", "threads",
-//    "outputs": [...]}
+//    "outputs": [...], "times_ms": [every run, in order]}
 // Session options: intraOpNumThreads T (default 2), interOpNumThreads 1,
 // executionMode "sequential", graphOptimizationLevel "all" (the default).
 'use strict';
@@ -104,6 +104,7 @@ async function main() {
     times.push(Number(t1 - t0) / 1e6);
     if (first === null) first = r;
   }
+  const inOrder = times.slice();
   times.sort((a, b) => a - b);
   const n = times.length;
   const median = n % 2 ? times[(n - 1) / 2]
@@ -118,7 +119,7 @@ async function main() {
   console.log(JSON.stringify({
     ort: version, median_ms: median, min_ms: times[0], runs: n,
     warmup: opts.warmup, threads: opts.threads,
-    outputs: session.outputNames,
+    outputs: session.outputNames, times_ms: inOrder,
   }));
 }
 

@@ -42,8 +42,11 @@ bool coversWholeSource(tensor::ExtractSliceOp slice) {
 
 /// Tiles the op yielding the group's result and fuses producers into the
 /// loop. Leaves the group untouched when there is nothing worth a loop.
-LogicalResult tileAndFuse(RewriterBase &rewriter, mlc::graph::FusionGroupOp group) {
-  auto yield = cast<mlc::graph::YieldOp>(group.getBody().front().getTerminator());
+LogicalResult tileAndFuse(RewriterBase &rewriter,
+                          mlc::graph::FusionGroupOp group,
+                          int64_t parallelMinWork) {
+  auto yield =
+      cast<mlc::graph::YieldOp>(group.getBody().front().getTerminator());
   if (yield.getNumOperands() != 1)
     return success();
   auto anchor = yield.getOperand(0).getDefiningOp<TilingInterface>();
@@ -76,11 +79,17 @@ LogicalResult tileAndFuse(RewriterBase &rewriter, mlc::graph::FusionGroupOp grou
 
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(tileSizes);
+  // A large kernel (max pooling over a 112x112 map) runs its tiles on the
+  // runtime's threads.
+  int64_t work = 1;
+  for (const Range &range : domain)
+    work *= getConstantIntValue(range.size).value_or(1);
+  if (work >= parallelMinWork)
+    tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp slice, OpResult producer,
-          bool isDestination)
+      [&](tensor::ExtractSliceOp slice, OpResult producer, bool isDestination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         if (!group->isProperAncestor(op))
@@ -119,8 +128,7 @@ void inlineGroup(RewriterBase &rewriter, mlc::graph::FusionGroupOp group) {
   rewriter.replaceOp(group, results);
 }
 
-struct LowerFusionGroups
-    : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
+struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -150,10 +158,11 @@ struct LowerFusionGroups
         return signalPassFailure();
       FailureOr<bool> kernel =
           contractionKernels
-              ? mlc::codegen::emitContractionKernel(rewriter, group,
-                                                    kernelOpts)
+              ? mlc::codegen::emitContractionKernel(rewriter, group, kernelOpts)
               : FailureOr<bool>(false);
-      if (failed(kernel) || (!*kernel && failed(tileAndFuse(rewriter, group))))
+      if (failed(kernel) ||
+          (!*kernel &&
+           failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))
         return signalPassFailure();
       // Drop the untiled originals that tiling left without users.
       if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))

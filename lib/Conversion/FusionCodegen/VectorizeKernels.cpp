@@ -351,11 +351,52 @@ void peelPartialTile(RewriterBase &rewriter, scf::ForOp loop) {
   (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, partial);
 }
 
+/// Splits a large op's outermost parallel dim (not the vector dim) into an
+/// scf.forall of single iterations, for the runtime's threads; returns the
+/// op inside, or `op` when it is small, already in a parallel loop, or has
+/// no such dim.
+FailureOr<linalg::LinalgOp> tileForThreads(RewriterBase &rewriter,
+                                           linalg::LinalgOp op,
+                                           const VectorPlan &plan,
+                                           int64_t minWork) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t work = 1;
+  for (int64_t n : ranges)
+    work *= n;
+  if (minWork <= 0 || work < minWork || op->getParentOfType<scf::ForallOp>())
+    return op;
+  SmallVector<utils::IteratorType> kinds = op.getIteratorTypesArray();
+  std::optional<unsigned> dim;
+  for (unsigned d = 0; d < ranges.size() && !dim; ++d)
+    if (kinds[d] == utils::IteratorType::parallel && d != plan.dim &&
+        ranges[d] >= 2)
+      dim = d;
+  if (!dim)
+    return op;
+  SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
+  sizes[*dim] = rewriter.getIndexAttr(1);
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes).setLoopType(
+      scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return cast<linalg::LinalgOp>(tiled->tiledOps.back());
+}
+
 /// Tiles `op` into vector tiles and peels a partial last tile.
 LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
-                            const VectorPlan &plan) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+                            const VectorPlan &plan, int64_t minWork) {
   OpBuilder::InsertionGuard guard(rewriter);
+  FailureOr<linalg::LinalgOp> inner =
+      tileForThreads(rewriter, op, plan, minWork);
+  if (failed(inner))
+    return failure();
+  op = *inner;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   // One iteration of every other dim; vector tiles of `dim`, unless it is
   // a partial reduction, tiled below.
   SmallVector<OpFoldResult> sizes;
@@ -532,11 +573,12 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
       // Also for ops left scalar: their producer may become a loop.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         reuseDyingInput(rewriter, generic);
-      std::optional<VectorPlan> plan = planFor(op, vectorBits, reassociateFPReductions);
+      std::optional<VectorPlan> plan =
+          planFor(op, vectorBits, reassociateFPReductions);
       if (!plan || isVectorTile(op, *plan, plan->lanes))
         continue;
       // An op that cannot be tiled stays as it is.
-      (void)tileToVectors(rewriter, op, *plan);
+      (void)tileToVectors(rewriter, op, *plan, parallelMinWork);
     }
 
     // 2. Fold the peeled tiles' sizes to constants (static tiles). Like the
@@ -548,7 +590,8 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
     // 3. Vectorize every op that is one vector tile.
     SmallVector<std::pair<linalg::LinalgOp, VectorPlan>> tiles;
     func.walk([&](linalg::LinalgOp op) {
-      std::optional<VectorPlan> plan = planFor(op, vectorBits, reassociateFPReductions);
+      std::optional<VectorPlan> plan =
+          planFor(op, vectorBits, reassociateFPReductions);
       // A few registers: partial reductions' accumulators.
       if (plan && isVectorTile(op, *plan, 4 * plan->lanes))
         tiles.push_back({op, *plan});

@@ -6,12 +6,23 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=512}),canonicalize,cse)' | FileCheck %s --check-prefix=V16
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=0}),canonicalize,cse)' | FileCheck %s --check-prefix=SCALAR
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=256 reassociate-fp-reductions}),canonicalize,cse)' | FileCheck %s --check-prefix=FAST
+// Ops with at least parallel-min-work iterations get an scf.forall over
+// their outermost parallel dim (not the vector dim) first.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{parallel-min-work=300},mlc-vectorize-kernels{vector-bits=256 parallel-min-work=300}),canonicalize,cse)' | FileCheck %s --check-prefix=PAR
 
 // SCALAR-NOT: vector.
 
 // Elementwise on rows of 37: four vectors of 8 in a loop, then a peeled
 // vector of 5 (no masks). The broadcast bias row is read the same way.
 // CHECK-LABEL: func.func @elementwise_17x37
+// CHECK-NOT: scf.forall
+// 629 iterations: one forall iteration per row, the vector loop inside.
+// PAR-LABEL: func.func @elementwise_17x37
+// PAR: scf.forall (%[[I:.*]]) in (17)
+// PAR:   scf.for %{{.*}} = %c0 to %c32 step %c8
+// PAR:     math.sqrt %{{.*}} : vector<8xf32>
+// PAR:   math.sqrt %{{.*}} : vector<5xf32>
+// PAR: scf.forall.in_parallel
 // CHECK: scf.for %{{.*}} = %c0 to %c17 step %c1
 // CHECK:   scf.for %[[J:.*]] = %c0 to %c32 step %c8
 // CHECK:     %[[X:.*]] = vector.transfer_read %{{.*}}[%{{.*}}, %[[J]]]{{.*}} : tensor<17x37xf32>, vector<8xf32>
@@ -208,6 +219,12 @@ func.func @column_sum(%x: tensor<37x20xf32>) -> tensor<20xf32> {
 // stride-2 slice of the input row as one vector of the 5 outputs; the
 // maximum stays in a register across the window loops.
 // CHECK-LABEL: func.func @maxpool_s2
+// CHECK-NOT: scf.forall
+// 360 iterations: a forall over the 2 channels (batch 1 is skipped).
+// PAR-LABEL: func.func @maxpool_s2
+// PAR: scf.forall (%{{.*}}) in (2)
+// PAR:   scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<5xf32>)
+// PAR: scf.forall.in_parallel
 // CHECK: %[[ROW:.*]] = scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<5xf32>)
 // CHECK:   scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<5xf32>)
 // CHECK:     %[[WIN:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 1, 5] [1, 1, 1, 2]
@@ -227,6 +244,9 @@ func.func @maxpool_s2(%x: tensor<1x2x9x11xf32>) -> tensor<1x2x4x5xf32> {
 // -----
 
 // Global average pooling reduces rows of 7 (one vector each) over 5 rows.
+// 210 iterations: below parallel-min-work.
+// PAR-LABEL: func.func @global_avgpool
+// PAR-NOT: scf.forall
 // CHECK-LABEL: func.func @global_avgpool
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:   scf.for %{{.*}} = %c0 to %c5 step %c1
