@@ -181,7 +181,7 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     Option<"vectorRegisters", "vector-registers", "unsigned",
            /*default=*/"16", "Number of vector registers">,
     Option<"parallelMinWork", "parallel-min-work", "int64_t",
-           /*default=*/"1048576",
+           /*default=*/"262144",
            "Kernels with at least this many multiply-adds get an scf.forall "
            "(0: never)">,
   ];
@@ -293,7 +293,7 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
            "Sum and multiply floats in one accumulator per lane (faster, "
            "but no longer bit-identical to the scalar order)">,
     Option<"parallelMinWork", "parallel-min-work", "int64_t",
-           /*default=*/"1048576",
+           /*default=*/"262144",
            "Ops with at least this many loop iterations run their outermost "
            "parallel dim as an scf.forall (0: never)">
   ];
