@@ -16,7 +16,8 @@
 // - Team size: __kmpc_push_num_threads's value for the next region, else the
 //   calling thread's setting (mlc_abi_set_num_threads, which the runtime calls
 //   with mlc_model_set_num_threads's value before each call into the model),
-//   else the number of online CPUs; at most kMaxThreads.
+//   else the number of CPUs the process may run on (its affinity mask);
+//   at most kMaxThreads.
 // - Waiting threads (idle workers, barriers, the caller waiting for its team)
 //   spin for kSpinNs, then sleep on a condition variable, so an idle model
 //   costs no CPU.
@@ -344,8 +345,14 @@ void staticInit(int32_t schedtype, int32_t *plastiter, T *plower, T *pupper,
 int32_t mlc::rt::defaultNumThreads() {
   int32_t n = __atomic_load_n(&gOnlineCpus, __ATOMIC_RELAXED);
   if (n == 0) {
-    // Cached: sysconf reads /sys each time. Racing threads store the same.
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    // The CPUs this thread may run on (taskset, cpusets), else the online
+    // ones. Cached: both are system calls. Racing threads store the same.
+    long cpus = 0;
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0)
+      cpus = CPU_COUNT(&allowed);
+    if (cpus < 1)
+      cpus = sysconf(_SC_NPROCESSORS_ONLN);
     n = cpus < 1 ? 1 : cpus > kMaxThreads ? kMaxThreads : int32_t(cpus);
     __atomic_store_n(&gOnlineCpus, n, __ATOMIC_RELAXED);
   }

@@ -62,8 +62,8 @@ running:
                                 in run order: "times_ms=<t1>,<t2>,..."
   --warmup N                    warm-up runs before --bench (default 3)
   --threads T                   threads for the model's parallel loops
-                                (default 0: one per online CPU; at most 64
-                                are used)
+                                (default 0: one per CPU the process may
+                                run on; at most 64 are used)
   --concurrent T                run from T threads at once, each with its own
                                 outputs, and check all results are bitwise
                                 identical (default 1)
@@ -349,7 +349,6 @@ mlc_tensor makeTensor(const Slot &slot, void *data) {
 // Element access
 //===----------------------------------------------------------------------===//
 
-
 std::string formatElement(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
   char buf[64];
   if (npy::isFloatDType(dtype))
@@ -472,24 +471,35 @@ std::vector<std::string> bindFiles(const std::vector<std::string> &args,
 /// The runtime dtype of an ONNX tensor type; invalid when there is none.
 mlc_dtype dtypeForONNX(int32_t type) {
   switch (type) {
-  case onnx::Float: return MLC_F32;
-  case onnx::Double: return MLC_F64;
-  case onnx::Float16: return MLC_F16;
-  case onnx::BFloat16: return MLC_BF16;
-  case onnx::Int8: return MLC_I8;
-  case onnx::Int16: return MLC_I16;
-  case onnx::Int32: return MLC_I32;
-  case onnx::Int64: return MLC_I64;
-  case onnx::UInt8: return MLC_U8;
-  case onnx::Bool: return MLC_BOOL;
-  default: return MLC_DTYPE_INVALID;
+  case onnx::Float:
+    return MLC_F32;
+  case onnx::Double:
+    return MLC_F64;
+  case onnx::Float16:
+    return MLC_F16;
+  case onnx::BFloat16:
+    return MLC_BF16;
+  case onnx::Int8:
+    return MLC_I8;
+  case onnx::Int16:
+    return MLC_I16;
+  case onnx::Int32:
+    return MLC_I32;
+  case onnx::Int64:
+    return MLC_I64;
+  case onnx::UInt8:
+    return MLC_U8;
+  case onnx::Bool:
+    return MLC_BOOL;
+  default:
+    return MLC_DTYPE_INVALID;
   }
 }
 
 /// Reads an ONNX TensorProto file (ONNX test data) as an array for a slot
 /// of type `want`.
-bool readONNXTensor(const std::string &path, mlc_dtype want,
-                    npy::Array &array, std::string &error) {
+bool readONNXTensor(const std::string &path, mlc_dtype want, npy::Array &array,
+                    std::string &error) {
   onnx::Tensor t;
   if (!onnx::loadTensorFile(path, t, error)) {
     error = path + ": " + error;
@@ -500,7 +510,8 @@ bool readONNXTensor(const std::string &path, mlc_dtype want,
   if (t.dataType == onnx::UInt16 && want == MLC_BF16)
     array.dtype = MLC_BF16;
   if (array.dtype == MLC_DTYPE_INVALID) {
-    error = path + ": unsupported tensor type " + onnx::dataTypeName(t.dataType);
+    error =
+        path + ": unsupported tensor type " + onnx::dataTypeName(t.dataType);
     return false;
   }
   array.shape = t.dims;

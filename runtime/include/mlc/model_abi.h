@@ -68,11 +68,11 @@ typedef void (*mlc_model_entry_fn)(void **buffers, void *workspace);
 /* Optional (models built before it existed lack it; the runtime then skips
  * the call): sets the number of threads the parallel loops of this model.so
  * use on the calling thread, until the next call: n >= 1, or 0 for the
- * number of online CPUs; at most 64 are used. Thread-local and per model.so,
- * because each model.so has its own copy of the runtime and its thread pool.
- * The runtime calls it with the model's setting (mlc_model_set_num_threads)
- * right before every call into the model. Defined by the runtime (weak, so a
- * test model may replace it). */
+ * number of CPUs the process may run on; at most 64 are used. Thread-local and
+ * per model.so, because each model.so has its own copy of the runtime and its
+ * thread pool. The runtime calls it with the model's setting
+ * (mlc_model_set_num_threads) right before every call into the model. Defined
+ * by the runtime (weak, so a test model may replace it). */
 typedef void (*mlc_abi_set_num_threads_fn)(int32_t n);
 #define MLC_SYM_SET_NUM_THREADS "mlc_abi_set_num_threads"
 

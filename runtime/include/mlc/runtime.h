@@ -137,13 +137,15 @@ MLC_API mlc_status mlc_model_run(const mlc_model *model,
 
 /* The number of threads the model's parallel loops use in runs, train
  * steps and resets started after this returns: n >= 1 (at most 64 are used),
- * or 0 for the default, the number of online CPUs. Negative n is
- * MLC_ERR_INVALID_ARGUMENT. Safe while other threads run the model. A
- * model.so built before this function existed ignores the setting. */
+ * or 0 for the default, the number of CPUs the process may run on (its
+ * affinity mask: taskset, cpusets). Negative n is MLC_ERR_INVALID_ARGUMENT.
+ * Safe while other threads run the model. A model.so built before this function
+ * existed ignores the setting. */
 MLC_API mlc_status mlc_model_set_num_threads(mlc_model *model, int32_t n);
 /* The number of threads a run uses: the setting (at most 64), or the number
- * of online CPUs (at most 64) for the default; 1 for a model.so built before
- * the setting existed. -1 (and an error) when model is NULL. */
+ * of CPUs the process may run on (at most 64) for the default; 1 for a
+ * model.so built before the setting existed. -1 (and an error) when model is
+ * NULL. */
 MLC_API int32_t mlc_model_num_threads(const mlc_model *model);
 
 /*===--------------------------------------------------------------------===*
@@ -178,8 +180,7 @@ MLC_API mlc_status mlc_model_train_step(mlc_model *model,
  * may be NULL. Index of the variable with this name, or -1. */
 MLC_API int32_t mlc_model_num_variables(const mlc_model *model);
 MLC_API mlc_status mlc_model_variable_info(const mlc_model *model,
-                                           int32_t index,
-                                           mlc_tensor_info *info,
+                                           int32_t index, mlc_tensor_info *info,
                                            mlc_variable_kind *kind);
 MLC_API int32_t mlc_model_find_variable(const mlc_model *model,
                                         const char *name);
