@@ -415,8 +415,10 @@ FailureOr<Value> splatFromAttr(N &n, const onnx::Tensor *t,
     return n.constant(type, SmallVector<double>(product(shape), 0.0));
   }
   Type elt = onnxElementType(n.ctx, t->dataType);
-  if (!elt)
-    return n.unsupported("dtype " + onnx::dataTypeName(t->dataType)), failure();
+  if (!elt) {
+    (void)n.unsupported("dtype " + onnx::dataTypeName(t->dataType));
+    return failure();
+  }
   if (t->numElements() != 1)
     return n.error() << "value must have one element", failure();
   auto type = RankedTensorType::get(shape, elt);
