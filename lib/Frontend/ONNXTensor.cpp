@@ -269,7 +269,7 @@ LogicalResult convertSlice(N &n) {
   }
   for (auto &[ax, idx] : reversed) {
     if (idx.empty())
-      return n.unsupported("zero-size result"), failure();
+      return (void)n.unsupported("zero-size result"), failure();
     MLC_TRY(v, takeAxis(n, r, ax, idx));
     r = v;
   }
@@ -699,7 +699,7 @@ FailureOr<Value> scatterCombine(N &n, Value data, Value hot, Value upd,
 FailureOr<std::string> scatterReduction(N &n) {
   MLC_TRY(r, n.getString("reduction", std::string("none")));
   if (r != "none" && r != "add" && r != "mul")
-    return n.unsupported("reduction '" + r + "'"), failure();
+    return (void)n.unsupported("reduction '" + r + "'"), failure();
   return r;
 }
 
