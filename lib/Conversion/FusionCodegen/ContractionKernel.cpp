@@ -77,34 +77,8 @@ struct Plan {
 };
 
 bool dependsOn(AffineMap map, unsigned dim) {
-  return llvm::any_of(map.getResults(), [&](AffineExpr e) {
-    return e.isFunctionOfDim(dim);
-  });
-}
-
-/// Coefficient of `dim` in `e` when `e` is linear in it, else nullopt.
-std::optional<int64_t> coefficient(AffineExpr e, unsigned dim) {
-  if (!e.isFunctionOfDim(dim))
-    return 0;
-  if (auto d = dyn_cast<AffineDimExpr>(e))
-    return d.getPosition() == dim ? 1 : 0;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
-    return std::nullopt;
-  if (bin.getKind() == AffineExprKind::Add) {
-    auto l = coefficient(bin.getLHS(), dim), r = coefficient(bin.getRHS(), dim);
-    if (!l || !r)
-      return std::nullopt;
-    return *l + *r;
-  }
-  if (bin.getKind() == AffineExprKind::Mul) {
-    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    auto l = coefficient(bin.getLHS(), dim);
-    if (!c || !l)
-      return std::nullopt;
-    return *l * c.getValue();
-  }
-  return std::nullopt;
+  return llvm::any_of(map.getResults(),
+                      [&](AffineExpr e) { return e.isFunctionOfDim(dim); });
 }
 
 /// Fills dependsM/N and how n indexes the tensor; false if it cannot be
@@ -124,10 +98,11 @@ bool classify(Access &a, const Plan &p) {
       return false;
     pos = i;
   }
-  std::optional<int64_t> c = coefficient(results[*pos], p.nDim);
-  if (!c || *c < 1)
+  std::optional<SmallVector<int64_t>> form =
+      linearForm(results[*pos], a.map.getNumDims());
+  if (!form || (*form)[p.nDim] < 1)
     return false;
-  a.nStride = *c;
+  a.nStride = (*form)[p.nDim];
   a.nResult = *pos;
   a.gather = *pos + 1 != results.size();
   return true;
@@ -330,7 +305,7 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   if (!p.lhs.dependsN && !p.rhs.dependsN)
     return std::nullopt; // n does not index a multiplicand: not worth it
 
-  // Registers: accumulators take three quarters, the rest hold operands.
+  // Registers: accumulators take five eighths, the rest hold operands.
   int64_t accBudget = std::max<int64_t>(4, opts.vectorRegisters * 5 / 8);
   int64_t nVecs = llvm::divideCeil(p.bounds[p.nDim], p.vw);
   int64_t maxNv = opts.vectorRegisters >= 32 ? 4 : 2;
@@ -361,14 +336,15 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
              bcast.getIndexingMapsArray().back().isIdentity() &&
              bcast.getRegion().front().getOperations().size() == 1 &&
              cast<linalg::YieldOp>(bcast.getRegion().front().getTerminator())
-                     .getOperand(0) == bcast.getRegion().front().getArgument(0)) {
+                     .getOperand(0) ==
+                 bcast.getRegion().front().getArgument(0)) {
     // Bias broadcast: read the bias itself.
     AffineMap m0 = bcast.getIndexingMapsArray()[0];
     p.init = {bcast.getDpsInputs()[0],
               AffineMap::get(p.numLoops, 0, m0.getResults(), c.getContext())};
   } else {
-    p.init = {init, AffineMap::get(p.numLoops, 0,
-                                   maps[2].getResults(), c.getContext())};
+    p.init = {init, AffineMap::get(p.numLoops, 0, maps[2].getResults(),
+                                   c.getContext())};
   }
   if (p.init.tensor && !classify(p.init, p))
     return std::nullopt;
@@ -380,8 +356,8 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
         continue;
       }
       AffineMap em = p.epilogue.getMatchingIndexingMap(in);
-      Access a{in->get(), AffineMap::get(p.numLoops, 0, em.getResults(),
-                                         c.getContext())};
+      Access a{in->get(),
+               AffineMap::get(p.numLoops, 0, em.getResults(), c.getContext())};
       if (!isa<RankedTensorType>(a.tensor.getType()) || !classify(a, p))
         return std::nullopt;
       p.epilogueInputs.push_back(a);
@@ -437,8 +413,8 @@ private:
   std::optional<unsigned> parallelLevel;
 };
 
-SmallVector<Value> Emitter::indices(const Access &a, const Point &pt,
-                                    int64_t i, int64_t j) {
+SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
+                                    int64_t j) {
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> out;
   for (AffineExpr e : a.map.getResults()) {
@@ -448,8 +424,7 @@ SmallVector<Value> Emitter::indices(const Access &a, const Point &pt,
     e = e.replace(getAffineDimExpr(p.nDim, ctx),
                   getAffineDimExpr(p.nDim, ctx) + j * p.vw);
     OpFoldResult r = affine::makeComposedFoldedAffineApply(
-        b, loc, AffineMap::get(p.numLoops, 0, e),
-        getAsOpFoldResult(pt.dims));
+        b, loc, AffineMap::get(p.numLoops, 0, e), getAsOpFoldResult(pt.dims));
     out.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
   }
   return out;
@@ -468,8 +443,8 @@ Value Emitter::read(const Access &a, const Point &pt, int64_t i, int64_t j) {
     for (unsigned d : a.packReduction)
       idx.push_back(pt.dims[d]);
     idx.push_back(cst(j * p.vw));
-    return vector::TransferReadOp::create(b, loc, vecType, a.tensor, idx,
-                                          zero, ArrayRef<bool>{true});
+    return vector::TransferReadOp::create(b, loc, vecType, a.tensor, idx, zero,
+                                          ArrayRef<bool>{true});
   }
   SmallVector<Value> idx = indices(a, pt, i, j);
   if (!a.dependsN) {
@@ -577,16 +552,15 @@ Value Emitter::tile(Value dest, Point pt) {
         for (Operation &op : body.without_terminator()) {
           if (auto c = dyn_cast<arith::ConstantOp>(op)) {
             auto t = VectorType::get({p.vw}, c.getType());
-            map.map(c.getResult(), arith::ConstantOp::create(
-                                       b, loc, DenseElementsAttr::get(
-                                                   t, c.getValue())));
+            map.map(c.getResult(),
+                    arith::ConstantOp::create(
+                        b, loc, DenseElementsAttr::get(t, c.getValue())));
             continue;
           }
           for (Value operand : op.getOperands())
             if (!map.contains(operand)) {
               auto t = VectorType::get({p.vw}, operand.getType());
-              map.map(operand,
-                      vector::BroadcastOp::create(b, loc, t, operand));
+              map.map(operand, vector::BroadcastOp::create(b, loc, t, operand));
             }
           Operation *clone = b.clone(op, map);
           for (Value r : clone->getResults())
@@ -604,8 +578,7 @@ Value Emitter::tile(Value dest, Point pt) {
         if (d == p.nDim)
           e = e + j * p.vw;
         OpFoldResult r = affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(2, 0, e),
-            {pt.dims[d], pt.destBase[d]});
+            b, loc, AffineMap::get(2, 0, e), {pt.dims[d], pt.destBase[d]});
         idx.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
       }
       if (p.nDim + 1 == p.numParallel) {
@@ -635,8 +608,7 @@ Value Emitter::tile(Value dest, Point pt) {
   Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{lanes, rows},
                                         b.getF32Type());
   Value transposed =
-      linalg::TransposeOp::create(b, loc, tileT, empty,
-                                  ArrayRef<int64_t>{1, 0})
+      linalg::TransposeOp::create(b, loc, tileT, empty, ArrayRef<int64_t>{1, 0})
           .getResult()[0];
   SmallVector<OpFoldResult> offsets, sizes,
       strides(p.numParallel, b.getIndexAttr(1));
@@ -649,8 +621,8 @@ Value Emitter::tile(Value dest, Point pt) {
                                    : d == *p.mDim ? rows
                                                   : 1));
   }
-  return tensor::InsertSliceOp::create(b, loc, transposed, dest, offsets,
-                                       sizes, strides)
+  return tensor::InsertSliceOp::create(b, loc, transposed, dest, offsets, sizes,
+                                       strides)
       .getResult();
 }
 
@@ -700,8 +672,7 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
       setPoint(q, t);
       // This iteration's slice of the destination.
       auto destType = cast<RankedTensorType>(dest.getType());
-      SmallVector<OpFoldResult> offsets(destType.getRank(),
-                                        b.getIndexAttr(0)),
+      SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
           sizes, strides(destType.getRank(), b.getIndexAttr(1));
       for (int64_t s : destType.getShape())
         sizes.push_back(b.getIndexAttr(s));
@@ -766,8 +737,8 @@ void Emitter::pack(Access &a) {
   auto packedType = RankedTensorType::get(shape, b.getF32Type());
 
   // Position of each tensor dim in the packed layout, n split in two.
-  auto packedIndex = [&](ArrayRef<int64_t> src, int64_t &tile,
-                         int64_t &lane, SmallVector<int64_t> &dst) {
+  auto packedIndex = [&](ArrayRef<int64_t> src, int64_t &tile, int64_t &lane,
+                         SmallVector<int64_t> &dst) {
     dst.clear();
     int64_t nIdx = 0;
     for (auto [k, d] : llvm::enumerate(order))
@@ -808,8 +779,8 @@ void Emitter::pack(Access &a) {
         off += v * dstStrides[k];
       packed[off] = (*data)[lin];
     }
-    auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign(
-        ArrayRef<float>(packed));
+    auto blob =
+        HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(packed));
     auto attr = DenseResourceElementsAttr::get(packedType, "packed_weight",
                                                std::move(blob));
     a.tensor = arith::ConstantOp::create(b, loc, attr);
@@ -852,17 +823,17 @@ void Emitter::pack(Access &a) {
       srcExprs.push_back(getAffineDimExpr(pos, ctx));
     }
     Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
-    a.tensor =
-        linalg::GenericOp::create(
-            b, loc, packedType, src, empty,
-            SmallVector<AffineMap>{AffineMap::get(rank, 0, srcExprs, ctx),
-                                   AffineMap::getMultiDimIdentityMap(rank, ctx)},
-            SmallVector<utils::IteratorType>(rank,
-                                             utils::IteratorType::parallel),
-            [](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, args[0]);
-            })
-            .getResult(0);
+    a.tensor = linalg::GenericOp::create(
+                   b, loc, packedType, src, empty,
+                   SmallVector<AffineMap>{
+                       AffineMap::get(rank, 0, srcExprs, ctx),
+                       AffineMap::getMultiDimIdentityMap(rank, ctx)},
+                   SmallVector<utils::IteratorType>(
+                       rank, utils::IteratorType::parallel),
+                   [](OpBuilder &nb, Location l, ValueRange args) {
+                     linalg::YieldOp::create(nb, l, args[0]);
+                   })
+                   .getResult(0);
   }
   a.packed = true;
 }
@@ -902,12 +873,8 @@ Value Emitter::run() {
     levels.push_back({NTiles, p.nDim});
   if (p.mDim)
     levels.push_back({MTiles, *p.mDim});
-  int64_t work = 1;
-  for (int64_t s : p.bounds)
-    work *= s;
-  if (work >= opts.parallelMinWork) {
-    for (unsigned level = 0; level < levels.size() && !parallelLevel;
-         ++level) {
+  if (worthThreads(p.bounds, opts.parallelMinWork)) {
+    for (unsigned level = 0; level < levels.size() && !parallelLevel; ++level) {
       int64_t extent = p.bounds[levels[level].dim];
       int64_t trips = levels[level].kind == Outer    ? extent
                       : levels[level].kind == NTiles ? extent / nr()
@@ -917,13 +884,14 @@ Value Emitter::run() {
     }
   }
 
-  Value result = p.epilogue ? p.epilogue.getDpsInits()[0]
-                            : Value(tensor::EmptyOp::create(
-                                  b, loc,
-                                  cast<RankedTensorType>(
-                                      p.contraction.getResult(0).getType())
-                                      .getShape(),
-                                  b.getF32Type()));
+  Value result =
+      p.epilogue
+          ? p.epilogue.getDpsInits()[0]
+          : Value(tensor::EmptyOp::create(
+                b, loc,
+                cast<RankedTensorType>(p.contraction.getResult(0).getType())
+                    .getShape(),
+                b.getF32Type()));
   Point pt;
   pt.dims.assign(p.numLoops, cst(0));
   pt.destBase.assign(p.numParallel, cst(0));
@@ -932,9 +900,10 @@ Value Emitter::run() {
 
 } // namespace
 
-FailureOr<bool> mlc::codegen::emitContractionKernel(
-    RewriterBase &rewriter, graph::FusionGroupOp group,
-    const KernelOptions &options) {
+FailureOr<bool>
+mlc::codegen::emitContractionKernel(RewriterBase &rewriter,
+                                    graph::FusionGroupOp group,
+                                    const KernelOptions &options) {
   std::optional<Plan> plan = makePlan(group, options);
   if (!plan)
     return false;

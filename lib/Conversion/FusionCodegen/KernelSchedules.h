@@ -21,9 +21,19 @@ struct KernelOptions {
   /// Number of vector registers of that width.
   unsigned vectorRegisters = 16;
   /// Kernels with at least this many multiply-adds run their outermost
-  /// parallel tile loop on several threads.
-  int64_t parallelMinWork = 1 << 20;
+  /// parallel tile loop on several threads (0: never).
+  int64_t parallelMinWork = 1 << 18;
 };
+
+/// `e` as the coefficients of dims 0..numDims-1 followed by its constant
+/// term, or nullopt when it is not linear in the dims (symbols, mod, div).
+std::optional<llvm::SmallVector<int64_t>> linearForm(mlir::AffineExpr e,
+                                                     unsigned numDims);
+
+/// True if a loop nest with these static trip counts is worth running on
+/// the runtime's threads: at least `minWork` iterations (minWork <= 0:
+/// never).
+bool worthThreads(llvm::ArrayRef<int64_t> tripCounts, int64_t minWork);
 
 /// Contraction (matmul, convolution, depthwise convolution) followed by an
 /// optional elementwise epilogue: register-blocked vector FMAs with the

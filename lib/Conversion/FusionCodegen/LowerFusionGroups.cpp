@@ -81,10 +81,9 @@ LogicalResult tileAndFuse(RewriterBase &rewriter,
   tiling.setTileSizes(tileSizes);
   // A large kernel (max pooling over a 112x112 map) runs its tiles on the
   // runtime's threads.
-  int64_t work = 1;
-  for (const Range &range : domain)
-    work *= getConstantIntValue(range.size).value_or(1);
-  if (work >= parallelMinWork)
+  if (mlc::codegen::worthThreads(
+          cast<linalg::LinalgOp>(anchor.getOperation()).getStaticLoopRanges(),
+          parallelMinWork))
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
@@ -148,8 +147,7 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
     mlc::codegen::KernelOptions kernelOpts;
     kernelOpts.vectorBits = vectorBits;
     kernelOpts.vectorRegisters = vectorRegisters;
-    kernelOpts.parallelMinWork =
-        parallelMinWork > 0 ? int64_t(parallelMinWork) : INT64_MAX;
+    kernelOpts.parallelMinWork = parallelMinWork;
 
     IRRewriter rewriter(ctx);
     for (mlc::graph::FusionGroupOp group : groups) {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSchedules.h"
 #include "mlc/Conversion/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -67,34 +68,24 @@ SmallVector<OpOperand *> accessedOperands(linalg::LinalgOp op) {
   return result;
 }
 
-/// Splits `e` into sum(coefficient * dim) + constant; fails on anything
-/// else (symbols, mod, div, products of dims).
-bool linearTerms(AffineExpr e,
+/// Splits `e` into sum(coefficient * dim) + constant with positive
+/// coefficients; fails on anything else (symbols, mod, div, products of
+/// dims, negative strides).
+bool linearTerms(AffineExpr e, unsigned numDims,
                  SmallVectorImpl<std::pair<unsigned, int64_t>> &terms,
                  int64_t &constant) {
-  if (auto d = dyn_cast<AffineDimExpr>(e)) {
-    terms.push_back({d.getPosition(), 1});
-    return true;
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
-    constant += c.getValue();
-    return true;
-  }
-  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!bin)
+  std::optional<SmallVector<int64_t>> form =
+      mlc::codegen::linearForm(e, numDims);
+  if (!form)
     return false;
-  if (bin.getKind() == AffineExprKind::Add)
-    return linearTerms(bin.getLHS(), terms, constant) &&
-           linearTerms(bin.getRHS(), terms, constant);
-  if (bin.getKind() == AffineExprKind::Mul) {
-    auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
-    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
-    if (!d || !c || c.getValue() <= 0)
+  for (unsigned d = 0; d < numDims; ++d) {
+    if ((*form)[d] < 0)
       return false;
-    terms.push_back({d.getPosition(), c.getValue()});
-    return true;
+    if ((*form)[d] > 0)
+      terms.push_back({d, (*form)[d]});
   }
-  return false;
+  constant += form->back();
+  return true;
 }
 
 /// Dims of `e` with more than one iteration; nullopt if `e` is not linear.
@@ -102,7 +93,7 @@ std::optional<SmallVector<unsigned>> nonUnitDims(AffineExpr e,
                                                  ArrayRef<int64_t> ranges) {
   SmallVector<std::pair<unsigned, int64_t>> terms;
   int64_t constant = 0;
-  if (!linearTerms(e, terms, constant))
+  if (!linearTerms(e, ranges.size(), terms, constant))
     return std::nullopt;
   SmallVector<unsigned> dims;
   for (auto [d, c] : terms)
@@ -360,10 +351,8 @@ FailureOr<linalg::LinalgOp> tileForThreads(RewriterBase &rewriter,
                                            const VectorPlan &plan,
                                            int64_t minWork) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t work = 1;
-  for (int64_t n : ranges)
-    work *= n;
-  if (minWork <= 0 || work < minWork || op->getParentOfType<scf::ForallOp>())
+  if (!mlc::codegen::worthThreads(ranges, minWork) ||
+      op->getParentOfType<scf::ForallOp>())
     return op;
   SmallVector<utils::IteratorType> kinds = op.getIteratorTypesArray();
   std::optional<unsigned> dim;
@@ -466,7 +455,7 @@ LogicalResult rewriteWindowMaps(RewriterBase &rewriter, linalg::GenericOp op) {
     for (AffineExpr e : m.getResults()) {
       SmallVector<std::pair<unsigned, int64_t>> terms;
       int64_t constant = 0;
-      if (!linearTerms(e, terms, constant))
+      if (!linearTerms(e, m.getNumDims(), terms, constant))
         return failure();
       std::optional<std::pair<unsigned, int64_t>> moving;
       for (auto term : terms) {

@@ -1,0 +1,30 @@
+//===- KernelUtils.cpp - helpers shared by the kernel schedules ----------===//
+
+#include "KernelSchedules.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+
+std::optional<SmallVector<int64_t>> mlc::codegen::linearForm(AffineExpr e,
+                                                             unsigned numDims) {
+  bool hasSymbol = false;
+  e.walk([&](AffineExpr sub) { hasSymbol |= isa<AffineSymbolExpr>(sub); });
+  if (hasSymbol)
+    return std::nullopt;
+  SimpleAffineExprFlattener flattener(numDims, /*numSymbols=*/0);
+  if (failed(flattener.walkPostOrder(e)) || flattener.numLocals != 0)
+    return std::nullopt;
+  // [dims..., constant] once there are no symbols or locals.
+  ArrayRef<int64_t> flat = flattener.operandExprStack.back();
+  return SmallVector<int64_t>(flat.begin(), flat.end());
+}
+
+bool mlc::codegen::worthThreads(ArrayRef<int64_t> tripCounts, int64_t minWork) {
+  if (minWork <= 0)
+    return false;
+  int64_t work = 1;
+  for (int64_t n : tripCounts)
+    work *= std::max<int64_t>(n, 1);
+  return work >= minWork;
+}
