@@ -23,24 +23,13 @@ Usage: /usr/bin/python3 bench/kernels/make_models.py [OUT]
 
 import json
 import os
-import struct
 import sys
 
 import numpy as np
 
-
-def write_safetensors(path, tensors):
-    header, blobs, offset = {}, [], 0
-    for name in sorted(tensors):
-        raw = np.ascontiguousarray(tensors[name], dtype="<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape),
-                        "data_offsets": [offset, offset + len(raw)]}
-        blobs.append(raw)
-        offset += len(raw)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    text += b" " * (-(8 + len(text)) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "models"))
+from safetensors_np import write_safetensors  # noqa: E402
 
 
 def write_model(out, name, inputs, outputs, nodes, weights=None):
