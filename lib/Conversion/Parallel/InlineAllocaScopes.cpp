@@ -21,13 +21,16 @@ using namespace mlir;
 namespace {
 
 bool allocatesOnStack(memref::AllocaScopeOp scope) {
-  WalkResult r = scope.getBodyRegion().walk([&](Operation *op) {
-    if (isa<memref::AllocaScopeOp>(op) && op != scope)
-      return WalkResult::skip(); // has its own scope
-    if (isa<memref::AllocaOp>(op))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
+  // Pre-order, so that a nested scope (with allocas of its own) is skipped
+  // before its body is visited.
+  WalkResult r =
+      scope.getBodyRegion().walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<memref::AllocaScopeOp>(op) && op != scope)
+          return WalkResult::skip(); // has its own scope
+        if (isa<memref::AllocaOp>(op))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
   return r.wasInterrupted();
 }
 
