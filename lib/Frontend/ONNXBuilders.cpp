@@ -106,7 +106,7 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(N &n, ArrayRef<int64_t> axes,
 FailureOr<Value> foldInputs(N &n, StringRef op) {
   Value acc = n.input(0);
   if (!acc)
-    return (void)n.unsupported("missing inputs"), failure();
+    return n.unsupported("missing inputs");
   for (unsigned i = 1; i < n.numInputs(); ++i) {
     MLC_TRY(next, binary(n, op, acc, n.input(i)));
     acc = next;

@@ -91,7 +91,7 @@ FailureOr<SmallVector<AxisPads>> spatialPads(N &n, ArrayRef<int64_t> in,
     if (autoPad == "NOTSET") {
       out.push_back({pads[i], pads[i + d]});
       if (pads[i] < 0 || pads[i + d] < 0)
-        return (void)n.unsupported("negative pads"), failure();
+        return n.unsupported("negative pads");
     } else if (autoPad == "VALID") {
       out.push_back({0, 0});
     } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
@@ -103,7 +103,7 @@ FailureOr<SmallVector<AxisPads>> spatialPads(N &n, ArrayRef<int64_t> in,
       out.push_back(autoPad == "SAME_UPPER" ? AxisPads{small, big}
                                             : AxisPads{big, small});
     } else {
-      return (void)n.unsupported("auto_pad '" + autoPad + "'"), failure();
+      return n.unsupported("auto_pad '" + autoPad + "'");
     }
   }
   return out;
@@ -710,7 +710,7 @@ FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
     ignore = ii;
   }
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
-    return (void)n.unsupported("reduction '" + reduction + "'"), failure();
+    return n.unsupported("reduction '" + reduction + "'");
   int64_t rank = N::rankOf(logp);
   if (rank < 2)
     return n.error() << "input must be [N, C, ...]", failure();

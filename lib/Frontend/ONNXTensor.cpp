@@ -269,7 +269,7 @@ LogicalResult convertSlice(N &n) {
   }
   for (auto &[ax, idx] : reversed) {
     if (idx.empty())
-      return (void)n.unsupported("zero-size result"), failure();
+      return n.unsupported("zero-size result");
     MLC_TRY(v, takeAxis(n, r, ax, idx));
     r = v;
   }
@@ -415,10 +415,8 @@ FailureOr<Value> splatFromAttr(N &n, const onnx::Tensor *t,
     return n.constant(type, SmallVector<double>(product(shape), 0.0));
   }
   Type elt = onnxElementType(n.ctx, t->dataType);
-  if (!elt) {
-    (void)n.unsupported("dtype " + onnx::dataTypeName(t->dataType));
-    return failure();
-  }
+  if (!elt)
+    return n.unsupported("dtype " + onnx::dataTypeName(t->dataType));
   if (t->numElements() != 1)
     return n.error() << "value must have one element", failure();
   auto type = RankedTensorType::get(shape, elt);
@@ -699,7 +697,7 @@ FailureOr<Value> scatterCombine(N &n, Value data, Value hot, Value upd,
 FailureOr<std::string> scatterReduction(N &n) {
   MLC_TRY(r, n.getString("reduction", std::string("none")));
   if (r != "none" && r != "add" && r != "mul")
-    return (void)n.unsupported("reduction '" + r + "'"), failure();
+    return n.unsupported("reduction '" + r + "'");
   return r;
 }
 
