@@ -75,11 +75,11 @@ struct DtypeEntry {
   const char *name;
   size_t size;
 };
-const DtypeEntry kDtypes[] = {
-    {MLC_F32, "f32", 4}, {MLC_F64, "f64", 8}, {MLC_F16, "f16", 2},
-    {MLC_I8, "i8", 1},   {MLC_I16, "i16", 2}, {MLC_I32, "i32", 4},
-    {MLC_I64, "i64", 8}, {MLC_U8, "u8", 1},   {MLC_BOOL, "bool", 1},
-    {MLC_BF16, "bf16", 2}};
+const DtypeEntry kDtypes[] = {{MLC_F32, "f32", 4},   {MLC_F64, "f64", 8},
+                              {MLC_F16, "f16", 2},   {MLC_I8, "i8", 1},
+                              {MLC_I16, "i16", 2},   {MLC_I32, "i32", 4},
+                              {MLC_I64, "i64", 8},   {MLC_U8, "u8", 1},
+                              {MLC_BOOL, "bool", 1}, {MLC_BF16, "bf16", 2}};
 
 const DtypeEntry *lookupDtype(mlc_dtype dtype) {
   for (const DtypeEntry &e : kDtypes)
@@ -395,7 +395,7 @@ mlc_status mlc_model_set_num_threads(mlc_model *model, int32_t n) {
   if (n < 0)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "invalid number of threads %d (expected >= 1, or 0 for "
-                    "the number of online CPUs)",
+                    "one per CPU the process may run on)",
                     int(n));
   __atomic_store_n(&model->numThreads, n, __ATOMIC_RELAXED);
   return MLC_OK;

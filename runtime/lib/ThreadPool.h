@@ -24,7 +24,8 @@ constexpr int32_t kMaxForkArgs = 4;
 /// treats any other kind as kSchedStatic.
 enum : int32_t { kSchedStaticChunked = 33, kSchedStatic = 34 };
 
-/// The number of online CPUs, clamped to [1, kMaxThreads].
+/// The number of CPUs the process may run on (its affinity mask, else the
+/// online ones), clamped to [1, kMaxThreads].
 int32_t defaultNumThreads();
 /// The team size a thread-count setting asks for: min(n, kMaxThreads) for
 /// n >= 1, defaultNumThreads() otherwise.

@@ -377,7 +377,7 @@ class Model:
     @property
     def num_threads(self):
         """Threads the model's parallel loops use: the setting (at most 64),
-        by default one per online CPU. 1 for a model.so whose runtime
+        by default one per CPU the process may run on. 1 for a model.so whose runtime
         predates the setting. Assign n >= 1, or 0 for the default."""
         if self._handle is None:
             raise Error("the model has been closed")
@@ -392,7 +392,7 @@ class Model:
         n = operator.index(n)  # TypeError for non-integers
         if not 0 <= n < 2**31:
             raise ValueError(f"num_threads must be >= 1, or 0 for the "
-                             f"default (one per online CPU), got {n}")
+                             f"default (one per usable CPU), got {n}")
         if not self._lib.mlc_has_threads:
             raise Error(f"'{self.path}' was built before thread settings "
                         "existed; recompile it to set num_threads")

@@ -722,8 +722,8 @@ TEST_CASE("mlc_model_set_num_threads checks its arguments", "[threads]") {
   Model model(fakeModel("fake_model"));
   CHECK(mlc_model_num_threads(model.m) == defaultNumThreads());
   CHECK_ERROR(mlc_model_set_num_threads(model.m, -1), MLC_ERR_INVALID_ARGUMENT,
-              "invalid number of threads -1 (expected >= 1, or 0 for the "
-              "number of online CPUs)");
+              "invalid number of threads -1 (expected >= 1, or 0 for one "
+              "per CPU the process may run on)");
   CHECK(mlc_model_num_threads(model.m) == defaultNumThreads());
   CHECK(mlc_model_set_num_threads(model.m, 3) == MLC_OK);
   CHECK(mlc_model_num_threads(model.m) == 3);
