@@ -59,6 +59,33 @@ if os.path.exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/"
                   "digits.csv.gz"):
     config.available_features.add("digits")
 
+# CUDA: the toolkit (ptxas, fatbinary) compiles CUDA models on any machine;
+# running them needs an NVIDIA GPU, which nvidia-smi must list.
+cuda_toolkit = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
+config.substitutions.append(
+    ("%list_fatbin", python + " " + os.path.join(config.mlc_src_root, "scripts",
+                                                 "list-fatbin.py")))
+if all(os.access(os.path.join(cuda_toolkit, "bin", t), os.X_OK)
+       for t in ("ptxas", "fatbinary")):
+    config.available_features.add("cuda-toolkit")
+
+
+def _has_gpu():
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                             text=True, timeout=60)
+        return out.returncode == 0 and "GPU" in out.stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+if _has_gpu():
+    config.available_features.add("cuda-gpu")
+else:
+    lit_config.note("no NVIDIA GPU (nvidia-smi lists none): the CUDA "
+                    "execution tests are skipped (UNSUPPORTED)")
+
 # Python can only load a sanitized model.so with the sanitizer runtime
 # preloaded; the Python binding tests are skipped in that configuration.
 if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):

@@ -121,7 +121,10 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
     Option<"prefix", "prefix", "std::string", "\"mlc_model\"",
            "Prefix of the exported symbols">,
     Option<"cpuFeatures", "cpu-features", "std::string", "\"\"",
-           "Comma-separated CPU features the code requires">
+           "Comma-separated CPU features the code requires">,
+    Option<"device", "device", "std::string", "\"cpu\"",
+           "Where the entry's buffers live: cpu, or cuda (device pointers; "
+           "also emits mlc_model_device_kind)">
   ];
 }
 
@@ -302,6 +305,125 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::affine::AffineDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// CUDA target (mlc-compile --target=cuda)
+//===----------------------------------------------------------------------===//
+
+def FormGPUKernels : Pass<"mlc-form-gpu-kernels", "mlir::func::FuncOp"> {
+  let summary = "Turn fusion groups into one-thread-per-element scf.forall "
+                "kernels (CUDA target)";
+  let description = [{
+    The GPU counterpart of mlc-lower-fusion-groups, on tensors. Inside each
+    group, elementwise linalg ops are fused into their consumers. Then,
+    consumers first, every linalg op with more than one parallel iteration
+    is tiled into an scf.forall with one iteration per element of its
+    parallel loops (tile size 1; reductions stay whole in the iteration),
+    which mlc-map-kernels-to-gpu makes one GPU thread. A linalg producer is
+    fused into the iteration when the iteration reads exactly one element of
+    it, it has as many elements as the loop has iterations, and nothing else
+    uses it: so a matmul or convolution and its elementwise epilogue are one
+    kernel, each thread computing its element's reduction and applying the
+    epilogue. Producers read by broadcast or through a window (a softmax's
+    row sums, a convolution's padded input) would be recomputed by many
+    threads; they become kernels of their own. The group is then inlined.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
+def MapKernelsToGPU : Pass<"mlc-map-kernels-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Make every top-level loop nest and memory op a gpu.launch";
+  let description = [{
+    Runs on buffers after the static memory plan. Every memref.copy becomes
+    a linalg.copy. Each op at the top of the function that touches memory
+    becomes one gpu.launch with one thread per iteration of its parallel
+    loops: scf.forall (from mlc-form-gpu-kernels) and scf.parallel loops
+    directly, other linalg ops after lowering to parallel loops, and ops
+    with no parallel loop (full reductions) in a single thread. Iterations
+    are numbered row-major (the innermost loop fastest, so neighbouring
+    threads touch neighbouring elements) and run in blocks of `block-size`
+    threads along x, with a bounds check in the last block.
+
+    What stays on the host must not touch memory: views, constants' addresses
+    (memref.get_global is moved out of kernels; the runtime gives kernels
+    device copies, see mlc-device-constants) and index arithmetic. Anything
+    else is an error, as is a buffer allocated inside a kernel that is not a
+    small static per-thread temporary (those become memref.alloca).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">,
+    Option<"maxThreadBytes", "max-thread-bytes", "int64_t",
+           /*default=*/"1024",
+           "Largest temporary buffer a thread may allocate on its stack">
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def MergeGPUModules : Pass<"mlc-merge-gpu-modules", "mlir::ModuleOp"> {
+  let summary = "Move every kernel into the first gpu.module";
+  let description = [{
+    Runs after gpu-kernel-outlining, which makes one gpu.module per kernel.
+    The kernels (and any other symbols) of the other modules move into the
+    first one, renamed on a clash, and gpu.launch_func ops are updated; the
+    emptied modules are erased. The model then has one binary to assemble
+    (one ptxas run per chip) and to load.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def EmulateGPULaunches : Pass<"mlc-emulate-gpu-launches",
+                                "mlir::func::FuncOp"> {
+  let summary = "Run gpu.launch bodies as CPU loops (tests kernels without "
+                "a GPU)";
+  let description = [{
+    Each gpu.launch becomes six nested scf.for loops over its blocks (z, y,
+    x) and threads (z, y, x) with the body, in a memref.alloca_scope, as the
+    innermost loop's body: one thread at a time. That computes what the GPU
+    would for kernels whose threads neither synchronize nor share memory,
+    the kernels mlc-map-kernels-to-gpu emits; launches with gpu.barrier are
+    refused. mlc-compile --target=cuda-emulated compiles a model this way,
+    so the GPU schedule is checked against reference outputs on any CPU.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def DeviceConstants : Pass<"mlc-device-constants", "mlir::ModuleOp"> {
+  let summary = "Pass kernels the device copies of host globals";
+  let description = [{
+    Runs on LLVM dialect, on the host side of a CUDA model. Every
+    llvm.mlir.addressof of a global in a host function is followed by a call
+    `mlc_cuda_device_constant(host address, size in bytes)`, whose result
+    replaces it. The runtime (runtime/lib/Cuda.cpp) uploads each global once
+    per loaded model and returns the device address of its copy.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def AssembleFatbin : Pass<"mlc-assemble-fatbin", "mlir::ModuleOp"> {
+  let summary = "Assemble each gpu.binary's PTX objects into one fatbin";
+  let description = [{
+    Runs after gpu-module-to-binary{format=isa}. For each gpu.binary, the PTX
+    of every NVVM target is assembled by the toolkit's ptxas for its chip
+    (at the target's O level), and the cubins plus the PTX of the newest
+    chip (which the driver JIT-compiles on newer GPUs) are packed by
+    fatbinary into one fatbin, which replaces the objects. The CUDA driver
+    picks the matching image when it loads the module.
+  }];
+  let options = [
+    Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",
+           "CUDA toolkit root (ptxas and fatbinary in its bin/)">
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::NVVM::NVVMDialect"];
 }
 
 #endif // MLC_CONVERSION_PASSES

@@ -26,6 +26,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
 
 using namespace mlir;
 
@@ -54,7 +57,49 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   return p;
 }
 
+/// Bufferization from tensors to out-params and a workspace, shared by both
+/// devices. Every entry ends with a comma.
+static std::string bufferizePipeline(const CPUPipelineOptions &o) {
+  return "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         // A pad's interior written in place leaves a copy between two
+         // equal subviews: CSE makes them one, canonicalize drops it.
+         "cse,canonicalize,"
+         // Tile buffers of fused kernels are loop invariant: allocate once.
+         // (Not on a GPU, where they are per-thread temporaries.)
+         + std::string(o.device == "cuda" ? ""
+                                          : "func.func(buffer-loop-hoisting),") +
+         // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
+         "func.func(scf-forall-to-parallel),"
+         // Folds loop-carried buffers (scf.for results that are their init)
+         // so results are plain allocs that buffer-results-to-out-params
+         // replaces by the caller's buffers: no copy into the outputs.
+         "canonicalize,func.func(mlc-distinct-result-buffers),"
+         "buffer-results-to-out-params{hoist-static-allocs "
+         "modify-public-functions},"
+         "canonicalize,mlc-static-memory-plan{entry=" +
+         o.entry + "},";
+}
+
+/// CUDA: kernels as one-thread-per-element loops, then one gpu.launch per
+/// kernel on buffers (docs/cuda.md).
+static std::string cudaLoopsPipeline(const CPUPipelineOptions &o) {
+  return "graph-expand-training-ops,"
+         "mlc-record-model-signature{entry=" + o.entry + "},"
+         "convert-graph-to-linalg,func.func(mlc-form-gpu-kernels),"
+         "canonicalize,cse," + bufferizePipeline(o) +
+         "func.func(mlc-map-kernels-to-gpu),"
+         "func.func(convert-linalg-to-loops),canonicalize,cse" +
+         // Testing without a GPU: the launches become CPU loops and the
+         // CPU pipeline takes over.
+         (o.device == "cuda-emulated"
+              ? ",func.func(mlc-emulate-gpu-launches),canonicalize"
+              : "");
+}
+
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
+  if (o.device == "cuda" || o.device == "cuda-emulated")
+    return cudaLoopsPipeline(o);
   return "graph-expand-training-ops,"
          "mlc-record-model-signature{entry=" + o.entry +
          "},"
@@ -66,31 +111,50 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
          (o.reassociateFPReductions ? "true" : "false") +
          (o.parallel ? "" : " parallel-min-work=0") + "}),"
-         "canonicalize,cse,"
-         "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
-         // A pad's interior written in place leaves a copy between two
-         // equal subviews: CSE makes them one, canonicalize drops it.
-         "cse,canonicalize,"
-         // Tile buffers of fused kernels are loop invariant: allocate once.
-         "func.func(buffer-loop-hoisting),"
-         // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
-         "func.func(scf-forall-to-parallel),"
-         // Folds loop-carried buffers (scf.for results that are their init)
-         // so results are plain allocs that buffer-results-to-out-params
-         // replaces by the caller's buffers: no copy into the outputs.
-         "canonicalize,func.func(mlc-distinct-result-buffers),"
-         "buffer-results-to-out-params{hoist-static-allocs "
-         "modify-public-functions},"
-         "canonicalize,mlc-static-memory-plan{entry=" +
-         o.entry +
-         "},"
+         "canonicalize,cse," + bufferizePipeline(o) +
          "buffer-deallocation-pipeline,"
          "mlc-lower-strided-copies,"
          "func.func(convert-linalg-to-loops),canonicalize,cse";
 }
 
+/// The ABI wrapper and packed weights, for both devices.
+static std::string abiPipeline(const CPUPipelineOptions &o) {
+  return "mlc-emit-model-abi{entry=" + o.entry + " prefix=" + o.abiPrefix +
+         " cpu-features=" +
+         (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) +
+         " device=" + (o.device == "cuda" ? "cuda" : "cpu") +
+         "},canonicalize,mlc-pack-weight-globals";
+}
+
+/// CUDA: kernels -> NVVM -> PTX per chip -> one fatbin; host -> LLVM with
+/// calls into the runtime's CUDA shim (runtime/lib/Cuda.cpp).
+static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
+  std::string targets;
+  for (StringRef chip : llvm::split(o.cudaChips, ','))
+    targets += "nvvm-attach-target{chip=" + chip.trim().str() +
+               " features=+ptx80 O=3},";
+  return "gpu-kernel-outlining,mlc-merge-gpu-modules," + targets +
+         "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         // f16/bf16 are storage types here too: math runs in f32.
+         "math-extend-to-supported-types{target-type=f32},"
+         "arith-emulate-unsupported-floats{source-types=f16,bf16 "
+         "target-type=f32},"
+         "convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),"
+         "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+         "gpu-to-llvm{use-bare-pointers-for-host},convert-arith-to-llvm,convert-index-to-llvm,"
+         "finalize-memref-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "convert-cf-to-llvm,reconcile-unrealized-casts,"
+         "mlc-device-constants,"
+         // The toolkit's libdevice implements math functions (__nv_expf).
+         "gpu-module-to-binary{format=isa toolkit=" + o.cudaToolkit + "},"
+         "mlc-assemble-fatbin{toolkit=" + o.cudaToolkit + "}," +
+         abiPipeline(o);
+}
+
 static std::string llvmPipeline(const CPUPipelineOptions &o) {
+  if (o.device == "cuda")
+    return cudaLLVMPipeline(o);
   // Vector ops of mlc-vectorize-kernels: reductions to vector.reduction
   // (ordered for floats unless reassociating), n-D and strided transfers to
   // 1-D loads, the rest with the LLVM conversion below. scf.parallel
@@ -115,10 +179,7 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,convert-openmp-to-llvm,"
-         "reconcile-unrealized-casts,"
-         "mlc-emit-model-abi{entry=" +
-         o.entry + " prefix=" + o.abiPrefix + " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) + "},"
-         "canonicalize,mlc-pack-weight-globals";
+         "reconcile-unrealized-casts," + abiPipeline(o);
 }
 
 static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
@@ -187,6 +248,19 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "training",
       llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
       llvm::cl::init(false)};
+  Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("cpu, cuda (kernels for NVIDIA GPUs) or cuda-emulated "
+                     "(the CUDA kernels as CPU loops, for testing)"),
+      llvm::cl::init("cpu")};
+  Option<std::string> cudaChips{
+      *this, "cuda-chips",
+      llvm::cl::desc("CUDA: GPUs to build for (comma-separated sm_XY)"),
+      llvm::cl::init("sm_80,sm_90")};
+  Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("CUDA: toolkit root with bin/ptxas and bin/fatbinary"),
+      llvm::cl::init("/usr/local/cuda")};
   Option<bool> reassociateFPReductions{
       *this, "reassociate-fp-reductions",
       llvm::cl::desc("Float sums/products of vector kernels in one "
@@ -203,6 +277,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.vectorRegisters = vectorRegisters;
     o.parallel = parallel;
     o.reassociateFPReductions = reassociateFPReductions;
+    o.device = device;
+    o.cudaChips = cudaChips;
+    o.cudaToolkit = cudaToolkit;
     return o;
   }
 };
@@ -241,6 +318,19 @@ void registerDialects(DialectRegistry &registry) {
   registry.insert<graph::GraphDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // CUDA: gpu-module-to-binary translates kernels to LLVM IR and emits PTX
+  // with LLVM's NVPTX backend; mlc-compile translates the host side, whose
+  // gpu.binary and launches need the GPU translation.
+  registerAllToLLVMIRTranslations(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  static bool nvptx = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    return true;
+  }();
+  (void)nvptx;
 }
 
 } // namespace mlc

@@ -3,11 +3,14 @@
 #include "mlc/Target/ModelEmitter.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
@@ -115,11 +118,26 @@ std::unique_ptr<Module> translateToLLVMIR(mlir::ModuleOp module,
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerOpenMPDialectTranslation(registry);
+  // CUDA models: gpu.binary and gpu.launch_func (the blob is embedded, the
+  // launches call the runtime's mgpu* functions).
+  mlir::registerGPUDialectTranslation(registry);
+  mlir::gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   module->getContext()->appendDialectRegistry(registry);
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, ctx, "model");
   if (!llvmModule)
     return nullptr;
+  // CUDA models: the embedded fatbin goes where CUDA's tools look for one
+  // (cuobjdump lists the .nv_fatbin section of host binaries).
+  for (GlobalVariable &g : llvmModule->globals()) {
+    auto *data = dyn_cast_or_null<ConstantDataSequential>(
+        g.hasInitializer() ? g.getInitializer() : nullptr);
+    if (data && data->isString() &&
+        data->getRawDataValues().starts_with("\x50\xed\x55\xba")) {
+      g.setSection(".nv_fatbin");
+      g.setAlignment(Align(8));
+    }
+  }
   llvmModule->setTargetTriple(Triple(target.triple));
   std::string error;
   if (auto tm = makeTargetMachine(target, 2, error))

@@ -159,6 +159,9 @@ struct mlc_model {
   // other threads read it.
   mlc_abi_set_num_threads_fn setNumThreads;
   int32_t numThreads;
+  // CUDA models only (NULL for CPU models): runs through the model's runtime
+  // copy, which owns the context, kernels and device memory (Cuda.cpp).
+  mlc_abi_cuda_run_fn cudaRun;
 
   // Trainable models only; zero otherwise.
   bool trainable;

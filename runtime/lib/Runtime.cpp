@@ -188,6 +188,36 @@ void *lookup(mlc_model *model, const char *symbol) {
   return p;
 }
 
+/// A CUDA model's device: loads the driver and the kernels through the
+/// model's own runtime copy (Cuda.cpp). CPU models need nothing.
+mlc_status setUpDevice(mlc_model *model) {
+  auto deviceFn = reinterpret_cast<mlc_model_device_kind_fn>(
+      dlsym(model->handle, MLC_SYM_DEVICE));
+  const char *device = deviceFn ? deviceFn() : "cpu";
+  if (strcmp(device, "cpu") == 0)
+    return MLC_OK;
+  if (strcmp(device, "cuda") != 0)
+    return setError(MLC_ERR_LOAD,
+                    "'%s' is for device '%s', which this runtime does not "
+                    "support",
+                    model->path, device);
+  if (model->trainable)
+    return setError(MLC_ERR_LOAD,
+                    "'%s': trainable CUDA models are not supported",
+                    model->path);
+  auto prepare = reinterpret_cast<mlc_abi_cuda_prepare_fn>(
+      lookup(model, MLC_SYM_CUDA_PREPARE));
+  model->cudaRun = reinterpret_cast<mlc_abi_cuda_run_fn>(
+      prepare ? lookup(model, MLC_SYM_CUDA_RUN) : nullptr);
+  if (!model->cudaRun)
+    return MLC_ERR_LOAD;
+  char err[1024] = "";
+  if (int32_t s = prepare(err, sizeof(err)))
+    return setError(mlc_status(s), "'%s' is a CUDA model and cannot run here: %s",
+                    model->path, err);
+  return MLC_OK;
+}
+
 char *duplicate(const char *s) {
   size_t n = strlen(s) + 1;
   char *copy = static_cast<char *>(malloc(n));
@@ -287,6 +317,10 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
   model->workspaceBytes = workspaceBytes();
+  if (setUpDevice(model) != MLC_OK) {
+    destroyModel(model);
+    return nullptr;
+  }
   if (model->trainable && setUpTraining(model) != MLC_OK) {
     destroyModel(model);
     return nullptr;
@@ -501,9 +535,11 @@ bool overlaps(const void *a, uint64_t aSize, const void *b, uint64_t bSize) {
 }
 } // namespace
 
-mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
-                         int32_t numInputs, const mlc_tensor *outputs,
-                         int32_t numOutputs) {
+namespace {
+/// Checks a run's tensors against the signature (mlc_model_run's contract).
+mlc_status checkRun(const mlc_model *model, const mlc_tensor *inputs,
+                    int32_t numInputs, const mlc_tensor *outputs,
+                    int32_t numOutputs) {
   if (!model)
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
   const Signature &sig = model->sig;
@@ -546,6 +582,54 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
                         "output %d ('%s') overlaps output %d ('%s')", int(i),
                         out.name, int(j), outDescs[j].name);
   }
+  return MLC_OK;
+}
+
+/// A CUDA model's run, through the model's runtime copy.
+mlc_status runOnCuda(const mlc_model *model, const mlc_tensor *inputs,
+                     const mlc_tensor *outputs, bool onDevice) {
+  const Signature &sig = model->sig;
+  int32_t n = sig.numInputs + sig.numOutputs;
+  void *stackBuffers[32];
+  uint64_t stackSizes[32];
+  void **buffers = stackBuffers;
+  uint64_t *sizes = stackSizes;
+  if (n > 32) {
+    buffers = static_cast<void **>(malloc(size_t(n) * sizeof(void *)));
+    sizes = static_cast<uint64_t *>(malloc(size_t(n) * sizeof(uint64_t)));
+  }
+  mlc_status status = MLC_OK;
+  if (!buffers || !sizes) {
+    status = setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
+  } else {
+    for (int32_t i = 0; i < n; ++i) {
+      buffers[i] = i < sig.numInputs ? inputs[i].data
+                                     : outputs[i - sig.numInputs].data;
+      sizes[i] = sig.tensors[i].sizeBytes;
+    }
+    char err[1024] = "";
+    if (int32_t s = model->cudaRun(model->entry, buffers, sizes, sig.numInputs,
+                                   sig.numOutputs, model->workspaceBytes,
+                                   onDevice, err, sizeof(err)))
+      status = setError(mlc_status(s), "%s", err);
+  }
+  if (buffers != stackBuffers)
+    free(buffers);
+  if (sizes != stackSizes)
+    free(sizes);
+  return status;
+}
+} // namespace
+
+mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
+                         int32_t numInputs, const mlc_tensor *outputs,
+                         int32_t numOutputs) {
+  if (mlc_status s = checkRun(model, inputs, numInputs, outputs, numOutputs))
+    return s;
+  if (model->cudaRun)
+    return runOnCuda(model, inputs, outputs, /*onDevice=*/false);
+  const Signature &sig = model->sig;
+  const int32_t numVars = sig.numVariableInputs;
 
   void *workspace;
   if (mlc_status s = takeWorkspace(model, &workspace))
@@ -587,4 +671,26 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     free(buffers);
   returnWorkspace(model, workspace);
   return MLC_OK;
+}
+
+mlc_status mlc_model_run_device(const mlc_model *model,
+                                const mlc_tensor *inputs, int32_t numInputs,
+                                const mlc_tensor *outputs,
+                                int32_t numOutputs) {
+  if (model && !model->cudaRun)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "'%s' is not a CUDA model: pass host memory to "
+                    "mlc_model_run",
+                    model->path);
+  if (mlc_status s = checkRun(model, inputs, numInputs, outputs, numOutputs))
+    return s;
+  return runOnCuda(model, inputs, outputs, /*onDevice=*/true);
+}
+
+const char *mlc_model_device(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return nullptr;
+  }
+  return model->cudaRun ? "cuda" : "cpu";
 }

@@ -346,7 +346,7 @@ def run_test_inner(res, opts, work_root):
     input_names = None
     log = []
     for round_ in range(MAX_BIND_ROUNDS + 1):
-        cmd = [compile_bin, model, "-o", so]
+        cmd = [compile_bin, model, "-o", so] + opts.target
         for bname, k in bound.items():
             cmd += ["--bind", "%s=%s" % (
                 bname, os.path.join(sets[0], "input_%d.pb" % k))]
@@ -476,12 +476,16 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=120,
                     help="seconds per mlc-compile/mlc-run call "
                     "(default: %(default)s)")
+    ap.add_argument("--target", default="cpu",
+                    help="mlc-compile's --target: cpu (default), cuda, or "
+                    "cuda-emulated (the CUDA kernels run on the CPU)")
     ap.add_argument("--rtol", type=float, default=DEFAULT_RTOL)
     ap.add_argument("--atol", type=float, default=DEFAULT_ATOL)
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print every test's result as it finishes")
     opts = ap.parse_args(argv)
     opts.mlc_bin = find_bin_dir(opts.mlc_bin)
+    opts.target = ["--target=" + opts.target]
 
     if not os.path.isdir(opts.data_dir):
         sys.exit("run_node_tests.py: error: no test directory '%s' (install "

@@ -14,6 +14,7 @@
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -109,6 +110,28 @@ cl::opt<std::string> cpu("cpu", cl::cat(mlcCategory),
                          cl::init("native"));
 cl::alias cpuAlias("mcpu", cl::cat(mlcCategory), cl::desc("Alias for --cpu"),
                    cl::aliasopt(cpu));
+enum class Device { CPU, CUDA, CUDAEmulated };
+cl::opt<Device> targetDevice(
+    "target", cl::cat(mlcCategory),
+    cl::desc("Where the model runs (default cpu)"), cl::init(Device::CPU),
+    cl::values(clEnumValN(Device::CPU, "cpu", "this machine's CPU"),
+               clEnumValN(Device::CUDA, "cuda",
+                          "NVIDIA GPUs: kernels in a fatbin (see "
+                          "--cuda-arch), launched by the runtime through "
+                          "the CUDA driver (docs/cuda.md)"),
+               clEnumValN(Device::CUDAEmulated, "cuda-emulated",
+                          "the CUDA kernels run on this CPU one GPU thread "
+                          "at a time: tests GPU code generation without a "
+                          "GPU (slow)")));
+cl::opt<std::string> cudaArch(
+    "cuda-arch", cl::cat(mlcCategory),
+    cl::desc("--target=cuda: GPUs the fatbin has code for, comma-separated "
+             "(default sm_80,sm_90; CUDA 13 needs sm_75 or newer)"),
+    cl::init("sm_80,sm_90"));
+cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit", cl::cat(mlcCategory),
+    cl::desc("--target=cuda: CUDA toolkit with bin/ptxas and bin/fatbinary "
+             "(default: $CUDA_HOME, else /usr/local/cuda)"));
 cl::opt<bool> parallelKernels(
     "parallel", cl::cat(mlcCategory),
     cl::desc("Run large kernels on the runtime's threads (default true; "
@@ -275,6 +298,22 @@ int main(int argc, char **argv) {
     return fail("--graph-opt=" + Twine(graphOptLevel) +
                 " is not a valid level (0-3)");
   Emit emit = emitKind == Emit::Auto ? emitFromSuffix(outputFile) : emitKind;
+  bool cuda = targetDevice == Device::CUDA;
+  if (targetDevice != Device::CPU && train)
+    return fail("--train is not supported with --target=cuda yet");
+  std::string toolkit = cudaToolkit;
+  if (toolkit.empty()) {
+    const char *home = getenv("CUDA_HOME");
+    toolkit = home && *home ? home : "/usr/local/cuda";
+  }
+  for (StringRef chip : llvm::split(cudaArch, ',')) {
+    unsigned sm = 0;
+    StringRef number = chip.trim();
+    if (!number.consume_front("sm_") || number.getAsInteger(10, sm) ||
+        sm < 75)
+      return fail("--cuda-arch expects sm_XY names of GPUs CUDA 13 supports "
+                  "(sm_75 or newer), got '" + chip + "'");
+  }
 
   // One timing report (--mlir-timing) for the whole compile: the pass
   // pipelines nest under it next to the import and the LLVM phases.
@@ -342,7 +381,11 @@ int main(int argc, char **argv) {
 
   // 2. Target.
   std::string error;
-  auto target = mlc::target::resolveCPUTarget(cpu, error);
+  // A CUDA model's host code only launches kernels: build it for any x86-64
+  // unless --cpu says otherwise.
+  auto target = mlc::target::resolveCPUTarget(
+      cuda && !cpu.getNumOccurrences() ? std::string("generic") : cpu.getValue(),
+      error);
   if (failed(target))
     return fail(error);
 
@@ -392,6 +435,15 @@ int main(int argc, char **argv) {
   pipelineOpts.vectorRegisters = target->vectorRegisters;
   pipelineOpts.parallel = parallelKernels;
   pipelineOpts.reassociateFPReductions = reassociateFPReductions;
+  if (cuda) {
+    pipelineOpts.device = "cuda";
+    pipelineOpts.cudaChips = cudaArch;
+    pipelineOpts.cudaToolkit = toolkit;
+    // The host side only launches kernels: no CPU features to check.
+    pipelineOpts.cpuFeatures = "";
+  } else if (targetDevice == Device::CUDAEmulated) {
+    pipelineOpts.device = "cuda-emulated";
+  }
   pipelineOpts.optLevel =
       graphOptLevel >= 0 ? unsigned(graphOptLevel) : unsigned(optLevel);
   // Batch-norm folding and friends would bake trained values into code.

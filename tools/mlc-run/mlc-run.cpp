@@ -981,6 +981,7 @@ int main(int argc, char **argv) {
 
   if (opts.info) {
     printf("model: %s\n", opts.modelPath.c_str());
+    printf("device: %s\n", mlc_model_device(model));
     printf("inputs:\n");
     for (const Slot &s : inputSlots)
       printf("  %s: %s\n", s.name.c_str(),

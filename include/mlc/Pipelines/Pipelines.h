@@ -31,6 +31,15 @@ struct CPUPipelineOptions {
   /// lane (faster; no longer bit-identical to the scalar loops and the
   /// reference evaluator, which add in order).
   bool reassociateFPReductions = false;
+  /// "cpu"; "cuda": kernels for NVIDIA GPUs in a fatbin, host code that
+  /// launches them through the runtime (docs/cuda.md); "cuda-emulated": the
+  /// same kernels run as loops on the CPU, to test them without a GPU.
+  std::string device = "cpu";
+  /// CUDA only: the GPUs the fatbin has code for (comma-separated sm_XY,
+  /// at least sm_75 for CUDA 13's ptxas) and the toolkit with ptxas and
+  /// fatbinary.
+  std::string cudaChips = "sm_80,sm_90";
+  std::string cudaToolkit = "/usr/local/cuda";
 };
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).

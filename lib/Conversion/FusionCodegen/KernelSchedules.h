@@ -35,6 +35,9 @@ std::optional<llvm::SmallVector<int64_t>> linearForm(mlir::AffineExpr e,
 /// never).
 bool worthThreads(llvm::ArrayRef<int64_t> tripCounts, int64_t minWork);
 
+/// Moves the group's body in front of it and forwards its results.
+void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);
+
 /// Contraction (matmul, convolution, depthwise convolution) followed by an
 /// optional elementwise epilogue: register-blocked vector FMAs with the
 /// accumulators in registers over the whole reduction, the epilogue applied

@@ -28,3 +28,21 @@ bool mlc::codegen::worthThreads(ArrayRef<int64_t> tripCounts, int64_t minWork) {
     work *= std::max<int64_t>(n, 1);
   return work >= minWork;
 }
+
+void mlc::codegen::inlineGroup(RewriterBase &rewriter,
+                               mlc::graph::FusionGroupOp group) {
+  Block &body = group.getBody().front();
+  auto yield = cast<mlc::graph::YieldOp>(body.getTerminator());
+  // A yielded block argument (an op that folded to its input) stands for
+  // the corresponding group input once the block is gone.
+  SmallVector<Value> results;
+  for (Value v : yield.getOperands()) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    results.push_back(arg && arg.getOwner() == &body
+                          ? group.getInputs()[arg.getArgNumber()]
+                          : v);
+  }
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(&body, group, group.getInputs());
+  rewriter.replaceOp(group, results);
+}

@@ -109,24 +109,6 @@ LogicalResult tileAndFuse(RewriterBase &rewriter,
   return success();
 }
 
-/// Moves the group's body in front of it and forwards its results.
-void inlineGroup(RewriterBase &rewriter, mlc::graph::FusionGroupOp group) {
-  Block &body = group.getBody().front();
-  auto yield = cast<mlc::graph::YieldOp>(body.getTerminator());
-  // A yielded block argument (an op that folded to its input) stands for
-  // the corresponding group input once the block is gone.
-  SmallVector<Value> results;
-  for (Value v : yield.getOperands()) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    results.push_back(arg && arg.getOwner() == &body
-                          ? group.getInputs()[arg.getArgNumber()]
-                          : v);
-  }
-  rewriter.eraseOp(yield);
-  rewriter.inlineBlockBefore(&body, group, group.getInputs());
-  rewriter.replaceOp(group, results);
-}
-
 struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
   using Base::Base;
 
@@ -165,7 +147,7 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       // Drop the untiled originals that tiling left without users.
       if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))
         return signalPassFailure();
-      inlineGroup(rewriter, group);
+      mlc::codegen::inlineGroup(rewriter, group);
     }
   }
 };

@@ -24,6 +24,7 @@ namespace {
 
 constexpr const char *kSignatureGlobal = "__mlc_signature";
 constexpr const char *kFeaturesGlobal = "__mlc_cpu_features";
+constexpr const char *kDeviceGlobal = "__mlc_device";
 
 struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
   using Base::Base;
@@ -45,6 +46,8 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
       module.emitError(msg);
       signalPassFailure();
     };
+    if (device != "cpu" && device != "cuda")
+      return fail("unknown device '" + device + "' (expected cpu or cuda)");
     auto main = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
     if (!main)
       return fail("entry function '" + entry +
@@ -78,11 +81,12 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                 symSignature = sym(MLC_SYM_SIGNATURE),
                 symFeatures = sym(MLC_SYM_CPU_FEATURES),
                 symWorkspace = sym(MLC_SYM_WORKSPACE_BYTES),
-                symEntry = sym(MLC_SYM_ENTRY);
+                symEntry = sym(MLC_SYM_ENTRY), symDevice = sym(MLC_SYM_DEVICE);
     for (StringRef sym : {StringRef(symAbiVersion), StringRef(symSignature),
                           StringRef(symFeatures), StringRef(symWorkspace),
-                          StringRef(symEntry), StringRef(kSignatureGlobal),
-                          StringRef(kFeaturesGlobal)})
+                          StringRef(symEntry), StringRef(symDevice),
+                          StringRef(kSignatureGlobal),
+                          StringRef(kFeaturesGlobal), StringRef(kDeviceGlobal)})
       if (module.lookupSymbol(sym))
         return fail("symbol '" + sym + "' is already defined");
 
@@ -111,6 +115,7 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
     };
     addString(symSignature, kSignatureGlobal, signature.getValue());
     addString(symFeatures, kFeaturesGlobal, cpuFeatures);
+    addString(symDevice, kDeviceGlobal, device);
 
     // void mlc_model_entry(void **buffers, void *workspace)
     auto entryType = LLVM::LLVMFunctionType::get(

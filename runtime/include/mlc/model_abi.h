@@ -42,6 +42,7 @@
 #ifndef MLC_MODEL_ABI_H
 #define MLC_MODEL_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define MLC_MODEL_ABI_VERSION 1
@@ -64,6 +65,41 @@ typedef void (*mlc_model_entry_fn)(void **buffers, void *workspace);
 #define MLC_SYM_CPU_FEATURES "mlc_model_cpu_features"
 #define MLC_SYM_WORKSPACE_BYTES "mlc_model_workspace_bytes"
 #define MLC_SYM_ENTRY "mlc_model_entry"
+
+/* Optional (models built before it existed lack it: "cpu"): where the
+ * entry's buffers and workspace live, "cpu" or "cuda". A "cuda" model's
+ * entry takes CUDA device pointers (CUdeviceptr values) for every buffer and
+ * the workspace, must be called on a thread whose current CUDA context is
+ * the one the model's runtime set up (mlc_abi_cuda_prepare), and queues its
+ * kernels on that context's legacy default stream without waiting for them.
+ */
+typedef const char *(*mlc_model_device_kind_fn)(void);
+#define MLC_SYM_DEVICE "mlc_model_device_kind"
+
+/* Defined by the runtime inside every model.so, so that a CUDA model's
+ * context, kernels and weight copies belong to the model's own runtime copy
+ * (runtime/lib/Cuda.cpp). Both return an mlc_status and write a message
+ * into err (errSize bytes) on failure.
+ *
+ * mlc_abi_cuda_prepare: loads libcuda.so.1, retains the primary context of
+ * GPU MLC_CUDA_DEVICE (default 0) and loads the model's kernels. Without a
+ * driver or a GPU: MLC_ERR_UNSUPPORTED, "no CUDA driver/device found (...)".
+ *
+ * mlc_abi_cuda_run: one call of `entry`. buffers holds the inputs then the
+ * outputs, sizes their byte sizes. With onDevice == 0 they are host memory:
+ * inputs are copied to device buffers the runtime keeps, outputs copied
+ * back. With onDevice != 0 they are device pointers, used as they are. The
+ * workspace is device memory the runtime keeps. Returns once the kernels
+ * have finished; calls are serialized. */
+typedef int32_t (*mlc_abi_cuda_prepare_fn)(char *err, size_t errSize);
+typedef int32_t (*mlc_abi_cuda_run_fn)(mlc_model_entry_fn entry, void **buffers,
+                                       const uint64_t *sizes,
+                                       int32_t numInputs, int32_t numOutputs,
+                                       uint64_t workspaceBytes,
+                                       int32_t onDevice, char *err,
+                                       size_t errSize);
+#define MLC_SYM_CUDA_PREPARE "mlc_abi_cuda_prepare"
+#define MLC_SYM_CUDA_RUN "mlc_abi_cuda_run"
 
 /* Optional (models built before it existed lack it; the runtime then skips
  * the call): sets the number of threads the parallel loops of this model.so

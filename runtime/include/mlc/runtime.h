@@ -47,6 +47,8 @@ extern "C" {
 /* mlc_model_set_num_threads and mlc_model_num_threads exist (also added to
  * version 1). */
 #define MLC_RUNTIME_HAS_NUM_THREADS 1
+/* mlc_model_device and mlc_model_run_device exist (also added to version 1). */
+#define MLC_RUNTIME_HAS_CUDA 1
 
 /* Element types. Values are part of the ABI: never renumber. */
 typedef enum mlc_dtype {
@@ -134,6 +136,33 @@ MLC_API mlc_status mlc_model_run(const mlc_model *model,
                                  const mlc_tensor *inputs, int32_t num_inputs,
                                  const mlc_tensor *outputs,
                                  int32_t num_outputs);
+
+/*===--------------------------------------------------------------------===*
+ * CUDA models (mlc-compile --target=cuda; docs/cuda.md)
+ *
+ * mlc_model_open loads libcuda.so.1 (never before: a CPU-only machine opens
+ * the model.so and gets MLC_ERR_UNSUPPORTED, "... no CUDA driver/device
+ * found ..."), retains the primary context of GPU MLC_CUDA_DEVICE (an
+ * environment variable; default 0), loads the kernels and, on the first
+ * run, uploads the weights; all of that is released by mlc_model_close.
+ * mlc_model_run takes host memory, as for CPU models: inputs are copied to
+ * the GPU and outputs back. Runs of one model are serialized.
+ *===--------------------------------------------------------------------===*/
+
+/* "cpu" or "cuda"; NULL (and an error) when model is NULL. */
+MLC_API const char *mlc_model_device(const mlc_model *model);
+
+/* mlc_model_run with device memory: every data pointer is a CUDA device
+ * pointer (a CUdeviceptr value) in the model's context, the primary context
+ * of its GPU. Validated like mlc_model_run (outputs must not overlap inputs
+ * or each other). Returns when the outputs are written; the kernels run on
+ * the context's legacy default stream, so work the caller queued there
+ * before is finished first. MLC_ERR_INVALID_ARGUMENT for a CPU model. */
+MLC_API mlc_status mlc_model_run_device(const mlc_model *model,
+                                        const mlc_tensor *inputs,
+                                        int32_t num_inputs,
+                                        const mlc_tensor *outputs,
+                                        int32_t num_outputs);
 
 /* The number of threads the model's parallel loops use in runs, train
  * steps and resets started after this returns: n >= 1 (at most 64 are used),

@@ -149,6 +149,10 @@ _THREAD_SIGNATURES = {
     "mlc_model_set_num_threads": (ctypes.c_int, [_c_model_p, ctypes.c_int32]),
     "mlc_model_num_threads": (ctypes.c_int32, [_c_model_p]),
 }
+# Optional too (model.so files built before CUDA models existed lack it).
+_DEVICE_SIGNATURES = {
+    "mlc_model_device": (ctypes.c_char_p, [_c_model_p]),
+}
 # mlc_variable_kind values.
 _VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
 
@@ -172,8 +176,10 @@ def _open_library(path):
         fn.argtypes = argtypes
     lib.mlc_has_training = all(hasattr(lib, n) for n in _TRAIN_SIGNATURES)
     lib.mlc_has_threads = all(hasattr(lib, n) for n in _THREAD_SIGNATURES)
+    lib.mlc_has_device = all(hasattr(lib, n) for n in _DEVICE_SIGNATURES)
     for present, signatures in ((lib.mlc_has_training, _TRAIN_SIGNATURES),
-                                (lib.mlc_has_threads, _THREAD_SIGNATURES)):
+                                (lib.mlc_has_threads, _THREAD_SIGNATURES),
+                                (lib.mlc_has_device, _DEVICE_SIGNATURES)):
         if present:
             for name, (restype, argtypes) in signatures.items():
                 fn = getattr(lib, name)
@@ -205,6 +211,10 @@ class Model:
                                       self._lib.mlc_model_num_outputs(handle))
         self.workspace_bytes = int(
             self._lib.mlc_model_workspace_size(handle))
+        # "cpu", or "cuda" (inputs and outputs are still numpy arrays; the
+        # runtime copies them to and from the GPU).
+        self.device = (self._lib.mlc_model_device(handle).decode()
+                       if self._lib.mlc_has_device else "cpu")
         # ctypes shape arrays, built once: they never change.
         self._input_codes = self._codes(self._lib.mlc_model_input_info,
                                         len(self.inputs))

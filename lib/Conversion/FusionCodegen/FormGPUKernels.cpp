@@ -1,0 +1,155 @@
+//===- FormGPUKernels.cpp - fusion groups as one-thread-per-element loops -===//
+//
+// The GPU counterpart of mlc-lower-fusion-groups: every linalg op of a group
+// that is not fused into another becomes an scf.forall with one iteration
+// per output element (later one GPU thread each, mlc-map-kernels-to-gpu),
+// with its one-to-one producers fused into the iteration. See the pass
+// description in dialects/Conversion/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelSchedules.h"
+#include "mlc/Conversion/Passes.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_FORMGPUKERNELS
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+
+int64_t numElements(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() ? type.getNumElements() : -1;
+}
+
+/// The iterations one thread per element of `op`'s parallel loops makes, or
+/// -1 when a loop is not static.
+int64_t parallelIterations(linalg::LinalgOp op) {
+  int64_t n = 1;
+  for (auto [size, iter] :
+       llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray())) {
+    if (iter != utils::IteratorType::parallel)
+      continue;
+    if (ShapedType::isDynamic(size))
+      return -1;
+    n *= size;
+  }
+  return n;
+}
+
+/// Tiles `op` into one forall iteration per element of its parallel loops
+/// (its reductions stay whole inside the iteration) and fuses producers that
+/// the iteration needs exactly one element of, and that have exactly one
+/// element per iteration: those are computed once, in the thread that uses
+/// them. Others (broadcast or windowed reads, such as a softmax's row sums or
+/// a convolution's input) stay outside, as kernels of their own.
+LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
+                                      linalg::LinalgOp op,
+                                      mlc::graph::FusionGroupOp group) {
+  int64_t iterations = parallelIterations(op);
+  if (iterations <= 1)
+    return success(); // a serial kernel; mlc-map-kernels-to-gpu runs it
+  SmallVector<OpFoldResult> tileSizes;
+  for (utils::IteratorType iter : op.getIteratorTypesArray())
+    tileSizes.push_back(
+        rewriter.getIndexAttr(iter == utils::IteratorType::parallel ? 1 : 0));
+
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(tileSizes);
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *p = producer.getOwner();
+        if (!group->isProperAncestor(p) || !isa<linalg::LinalgOp>(p) ||
+            numElements(slice.getResult()) != 1 ||
+            numElements(producer) != iterations)
+          return std::nullopt;
+        // A producer with users outside this kernel would run twice. Users
+        // that tiling replaces (the op being tiled and the originals of the
+        // producers fused so far) do not count.
+        Operation *loop = slice->getParentOp();
+        if (!llvm::all_of(producer.getUsers(), [&](Operation *user) {
+              return user == op.getOperation() || fused.contains(user) ||
+                     loop->isAncestor(user);
+            }))
+          return std::nullopt;
+        fused.insert(p);
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return op->emitError("cannot tile this op into one GPU thread per element");
+  for (OpResult res : op->getResults())
+    if (Value repl = result->replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, repl);
+  return success();
+}
+
+struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    SmallVector<mlc::graph::FusionGroupOp> groups;
+    getOperation().walk(
+        [&](mlc::graph::FusionGroupOp g) { groups.push_back(g); });
+
+    RewritePatternSet fusion(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(
+        fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
+    FrozenRewritePatternSet frozen(std::move(fusion));
+
+    IRRewriter rewriter(ctx);
+    for (mlc::graph::FusionGroupOp group : groups) {
+      if (failed(applyPatternsGreedily(group, frozen)))
+        return signalPassFailure();
+      // Consumers first, so that their producers can still fuse into them;
+      // what is left unfused is tiled in turn.
+      Block &body = group.getBody().front();
+      // Each round tiles one op away; more rounds than ops means no progress.
+      int64_t rounds = llvm::range_size(body.getOps<linalg::LinalgOp>());
+      while (true) {
+        linalg::LinalgOp next;
+        for (Operation &op : llvm::reverse(body.without_terminator())) {
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(&op);
+          if (linalgOp && linalgOp.hasPureTensorSemantics() &&
+              !op.use_empty() && parallelIterations(linalgOp) > 1) {
+            next = linalgOp;
+            break;
+          }
+        }
+        if (!next)
+          break;
+        if (rounds-- < 0) {
+          next->emitError("internal error: tiling made no progress");
+          return signalPassFailure();
+        }
+        if (failed(tileOneThreadPerElement(rewriter, next, group)))
+          return signalPassFailure();
+        // Drop the untiled originals that tiling left without users.
+        if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))
+          return signalPassFailure();
+      }
+      mlc::codegen::inlineGroup(rewriter, group);
+    }
+  }
+};
+
+} // namespace

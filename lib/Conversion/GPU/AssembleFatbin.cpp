@@ -1,0 +1,162 @@
+//===- AssembleFatbin.cpp - PTX objects -> one fatbin per gpu.binary ------===//
+//
+// gpu-module-to-binary makes one object per target; the host code loads one
+// blob. This pass assembles every target's PTX with CUDA's ptxas and packs
+// the cubins, plus the newest target's PTX (for GPUs newer than every
+// target, which the driver JIT-compiles), into one fatbin with CUDA's
+// fatbinary. The driver then picks the image for the GPU at load time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Conversion/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace mlc {
+#define GEN_PASS_DEF_ASSEMBLEFATBIN
+#include "Conversion/Passes.h.inc"
+} // namespace mlc
+
+using namespace mlir;
+
+namespace {
+
+/// Temporary files removed when the pass is done with them.
+struct TempFiles {
+  SmallVector<std::string> paths;
+  ~TempFiles() {
+    for (const std::string &p : paths)
+      llvm::sys::fs::remove(p);
+  }
+  FailureOr<std::string> create(StringRef suffix) {
+    SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("mlc-cuda", suffix, path))
+      return failure();
+    paths.push_back(path.str().str());
+    return paths.back();
+  }
+};
+
+LogicalResult writeFile(StringRef path, StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return failure();
+  os << data;
+  os.close();
+  return failure(os.has_error());
+}
+
+struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
+  using Base::Base;
+
+  /// `toolkit`/bin/`name`, or an error naming where it was looked for.
+  FailureOr<std::string> tool(Operation *op, StringRef name) {
+    SmallString<128> path(toolkit);
+    llvm::sys::path::append(path, "bin", name);
+    if (!llvm::sys::fs::can_execute(path)) {
+      mlir::emitError(op->getLoc()) << "CUDA's " << name << " not found at '" << path
+                      << "' (--target=cuda needs the CUDA toolkit; set "
+                         "--cuda-toolkit or CUDA_HOME)";
+      return failure();
+    }
+    return path.str().str();
+  }
+
+  // Diagnostics name the model (the module's location), not a kernel, and
+  // carry no op: MLIR would print the whole gpu.binary, every kernel's PTX,
+  // after the message.
+
+  /// Runs a tool; on failure reports its exit code and what it printed.
+  LogicalResult run(Operation *op, StringRef program,
+                    ArrayRef<std::string> args, TempFiles &temps) {
+    FailureOr<std::string> log = temps.create("log");
+    if (failed(log))
+      return mlir::emitError(op->getLoc(), "cannot create a temporary file");
+    SmallVector<StringRef> argv = {program};
+    for (const std::string &a : args)
+      argv.push_back(a);
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(*log),
+                                            StringRef(*log)};
+    std::string errMsg;
+    int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
+                                       0, 0, &errMsg);
+    if (rc == 0)
+      return success();
+    auto text = llvm::MemoryBuffer::getFile(*log);
+    return mlir::emitError(op->getLoc()) << llvm::sys::path::filename(program)
+                           << " failed (exit code " << rc << ")"
+                           << (errMsg.empty() ? "" : ": " + errMsg) << "\n"
+                           << (text ? (*text)->getBuffer() : "");
+  }
+
+  LogicalResult assemble(gpu::BinaryOp binary) {
+    TempFiles temps;
+    FailureOr<std::string> ptxas = tool(getOperation(), "ptxas");
+    FailureOr<std::string> fatbinary = tool(getOperation(), "fatbinary");
+    if (failed(ptxas) || failed(fatbinary))
+      return failure();
+    std::vector<std::string> fatArgs = {"-64"};
+    NVVM::NVVMTargetAttr newest;
+    std::string newestPtx;
+    for (Attribute a : binary.getObjectsAttr()) {
+      auto object = cast<gpu::ObjectAttr>(a);
+      auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+      if (!target || object.getFormat() != gpu::CompilationTarget::Assembly)
+        return mlir::emitError(getOperation().getLoc(), "expected PTX objects for NVVM targets (run "
+                                "gpu-module-to-binary{format=isa})");
+      StringRef chip = target.getChip();
+      if (!chip.consume_front("sm_"))
+        return mlir::emitError(getOperation().getLoc()) << "unexpected NVVM chip " << chip;
+      FailureOr<std::string> ptx = temps.create("ptx");
+      FailureOr<std::string> cubin = temps.create("cubin");
+      if (failed(ptx) || failed(cubin) ||
+          failed(writeFile(*ptx, object.getObject().getValue())))
+        return mlir::emitError(getOperation().getLoc(), "cannot write a temporary file");
+      std::string optLevel = "-O" + std::to_string(target.getO());
+      if (failed(run(getOperation(), *ptxas,
+                     {"-arch=sm_" + chip.str(), optLevel, *ptx, "-o", *cubin},
+                     temps)))
+        return failure();
+      fatArgs.push_back("--image3=kind=elf,sm=" + chip.str() +
+                        ",file=" + *cubin);
+      if (!newest || chip.compare_numeric(newest.getChip().drop_front(3)) > 0) {
+        newest = target;
+        newestPtx = *ptx;
+      }
+    }
+    if (!newest)
+      return mlir::emitError(getOperation().getLoc(), "gpu.binary without objects");
+    fatArgs.push_back("--image3=kind=ptx,sm=" +
+                      newest.getChip().drop_front(3).str() +
+                      ",file=" + newestPtx);
+    FailureOr<std::string> out = temps.create("fatbin");
+    if (failed(out))
+      return mlir::emitError(getOperation().getLoc(), "cannot create a temporary file");
+    fatArgs.push_back("--create=" + *out);
+    if (failed(run(getOperation(), *fatbinary, fatArgs, temps)))
+      return failure();
+    auto data = llvm::MemoryBuffer::getFile(*out, /*IsText=*/false);
+    if (!data)
+      return mlir::emitError(getOperation().getLoc(), "cannot read the fatbin fatbinary wrote");
+    auto object = gpu::ObjectAttr::get(
+        binary.getContext(), newest, gpu::CompilationTarget::Fatbin,
+        StringAttr::get(binary.getContext(), (*data)->getBuffer()), nullptr,
+        nullptr);
+    binary.setObjectsAttr(ArrayAttr::get(binary.getContext(), {object}));
+    return success();
+  }
+
+  void runOnOperation() override {
+    for (auto binary : getOperation().getOps<gpu::BinaryOp>())
+      if (failed(assemble(binary)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,77 @@
+// CUDA kernels from fusion groups: one scf.forall iteration (one GPU thread)
+// per output element, one-to-one producers fused into the iteration, the
+// rest kernels of their own.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-form-gpu-kernels),canonicalize,cse)' | FileCheck %s
+
+// matmul + bias + relu: one kernel of 200 threads; each fills its
+// accumulator, runs the whole 784-long dot product, then adds the bias and
+// applies the relu.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK-NOT: graph.fusion_group
+// CHECK: %[[R:.*]] = scf.forall (%{{.*}}) in (200) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<1x200xf32>)
+// CHECK: linalg.fill {{.*}} -> tensor<1x1xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}ins({{.*}} : tensor<1x784xf32>, tensor<784x1xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice {{.*}} into %[[OUT]][{{.*}}] [1, 1] [1, 1]
+// CHECK-NOT: scf.forall (
+// CHECK: return %[[R]]
+func.func @matmul_bias_relu(%x: tensor<1x784xf32>, %w: tensor<784x200xf32>, %b: tensor<200xf32>) -> tensor<1x200xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x784xf32>, tensor<784x200xf32>, tensor<200xf32>) -> tensor<1x200xf32> {
+  ^bb0(%a: tensor<1x784xf32>, %c: tensor<784x200xf32>, %d: tensor<200xf32>):
+    %1 = graph.matmul %a, %c : (tensor<1x784xf32>, tensor<784x200xf32>) -> tensor<1x200xf32>
+    %2 = graph.add %1, %d : (tensor<1x200xf32>, tensor<200xf32>) -> tensor<1x200xf32>
+    %3 = graph.relu %2 : tensor<1x200xf32>
+    graph.yield %3 : tensor<1x200xf32>
+  }
+  return %0 : tensor<1x200xf32>
+}
+
+// -----
+
+// Softmax: the row max and the row sum are read by every element of their
+// row, so each is a kernel of its own with one thread per row (16 threads),
+// computed once; so is the exponential, which both the sum and the division
+// read. The division runs one thread per element.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK: scf.forall (%{{.*}}) in (16)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.maximumf
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (16, 32)
+// CHECK: math.exp
+// CHECK: scf.forall (%{{.*}}) in (16)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.addf
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (16, 32)
+// CHECK-NOT: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: scf.forall (
+// CHECK: return
+func.func @softmax_rows(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %0 = graph.fusion_group "reduction"(%x) : (tensor<16x32xf32>) -> tensor<16x32xf32> {
+  ^bb0(%a: tensor<16x32xf32>):
+    %1 = graph.softmax %a {axis = 1 : i64} : tensor<16x32xf32>
+    graph.yield %1 : tensor<16x32xf32>
+  }
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
+// A full reduction has no parallel loop to spread: it stays one op, which
+// mlc-map-kernels-to-gpu runs in a single thread.
+// CHECK-LABEL: func.func @sum_all
+// CHECK-NOT: scf.forall (
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]
+// CHECK-NOT: scf.forall (
+func.func @sum_all(%x: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = graph.fusion_group "reduction"(%x) : (tensor<4x8xf32>) -> tensor<f32> {
+  ^bb0(%a: tensor<4x8xf32>):
+    %1 = graph.reduce_sum %a {axes = array<i64: 0, 1>, keepdims = false} : (tensor<4x8xf32>) -> tensor<f32>
+    graph.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
