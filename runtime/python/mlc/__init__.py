@@ -152,6 +152,9 @@ _THREAD_SIGNATURES = {
 # Optional too (model.so files built before CUDA models existed lack it).
 _DEVICE_SIGNATURES = {
     "mlc_model_device": (ctypes.c_char_p, [_c_model_p]),
+    "mlc_model_run_device": (
+        ctypes.c_int, [_c_model_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
+                       ctypes.POINTER(_Tensor), ctypes.c_int32]),
 }
 # mlc_variable_kind values.
 _VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
@@ -419,6 +422,36 @@ class Model:
         outputs = self._run(self._bind((), dict(feeds)))
         return {name: array for (name, _, _), array in zip(self.outputs,
                                                            outputs)}
+
+    def run_device(self, inputs, outputs):
+        """CUDA models: runs on device memory. `inputs` and `outputs` map
+        every input/output name to a CUDA device pointer (an int, e.g. a
+        CUdeviceptr or torch's tensor.data_ptr()) holding dense data of its
+        declared dtype and shape, in the model's GPU's primary context
+        (mlc_model_run_device)."""
+        if self._handle is None:
+            raise Error("the model has been closed")
+        if not self._lib.mlc_has_device:
+            raise Error(f"'{self.path}' predates CUDA models")
+        def tensors(pointers, infos, codes, shapes, kind):
+            missing = [n for n, _, _ in infos if n not in pointers]
+            extra = set(pointers) - {n for n, _, _ in infos}
+            if missing or extra:
+                raise KeyError(f"{kind}s: missing {missing}, unknown "
+                               f"{sorted(extra)}")
+            arr = (_Tensor * max(len(infos), 1))()
+            for i, (name, _, shape) in enumerate(infos):
+                arr[i] = _Tensor(int(pointers[name]), codes[i], len(shape),
+                                 shapes[i])
+            return arr
+        c_inputs = tensors(inputs, self.inputs, self._input_codes,
+                           self._input_shapes, "input")
+        c_outputs = tensors(outputs, self.outputs, self._output_codes,
+                            self._output_shapes, "output")
+        if self._lib.mlc_model_run_device(self._handle, c_inputs,
+                                          len(self.inputs), c_outputs,
+                                          len(self.outputs)) != 0:
+            raise Error(self._last_error())
 
 
     # Training.
