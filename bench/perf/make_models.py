@@ -147,7 +147,14 @@ MODELS = {
     "sgemm_256": (sgemm(256), "SGEMM 256"),
     "sgemm_512": (sgemm(512), "SGEMM 512"),
     "sgemm_1024": (sgemm(1024), "SGEMM 1024"),
+    # The GPU benchmark's (bench/cuda/run.py); not made by default.
+    "resnet18_b32": (lambda: (resnet18()[0], [(32, 3, 224, 224)]),
+                     "ResNet-18 3x224x224, batch 32"),
+    "transformer_b8": (lambda: (TransformerBlock(), [(8, 128, 256)]),
+                       "pre-LN block, seq 128, d 256, 4 heads, batch 8"),
+    "sgemm_4096": (sgemm(4096), "SGEMM 4096"),
 }
+GPU_MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096")
 
 
 def count_flops(model, inputs):
@@ -242,14 +249,15 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
                                                   "models"))
     ap.add_argument("names", nargs="*", metavar="name",
-                    help="models (default: all of %s)" % ", ".join(MODELS))
+                    help="models (default: all of %s)" % ", ".join(
+                        n for n in MODELS if n not in GPU_MODELS))
     args = ap.parse_args()
     unknown = [n for n in args.names if n not in MODELS]
     if unknown:
         ap.error("unknown model(s) %s" % ", ".join(unknown))
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(1)
-    for name in args.names or list(MODELS):
+    for name in args.names or [n for n in MODELS if n not in GPU_MODELS]:
         generate(name, args.out)
 
 

@@ -89,17 +89,9 @@ LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
         fused.insert(p);
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTileAndFuseResult> result =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(result))
-    return op->emitError("cannot tile this op into one GPU thread per element");
-  for (OpResult res : op->getResults())
-    if (Value repl = result->replacements.lookup(res))
-      rewriter.replaceAllUsesWith(res, repl);
-  return success();
+  return mlc::codegen::tileAndFuseInPlace(
+      rewriter, cast<TilingInterface>(op.getOperation()), options,
+      "cannot tile this op into one GPU thread per element");
 }
 
 struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
@@ -111,10 +103,8 @@ struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
     getOperation().walk(
         [&](mlc::graph::FusionGroupOp g) { groups.push_back(g); });
 
-    RewritePatternSet fusion(ctx);
-    linalg::populateElementwiseOpsFusionPatterns(
-        fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
-    FrozenRewritePatternSet frozen(std::move(fusion));
+    FrozenRewritePatternSet frozen =
+        mlc::codegen::singleUseElementwiseFusion(ctx);
 
     IRRewriter rewriter(ctx);
     for (mlc::graph::FusionGroupOp group : groups) {

@@ -11,7 +11,9 @@
 #define MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlc::codegen {
 
@@ -34,6 +36,17 @@ std::optional<llvm::SmallVector<int64_t>> linearForm(mlir::AffineExpr e,
 /// the runtime's threads: at least `minWork` iterations (minWork <= 0:
 /// never).
 bool worthThreads(llvm::ArrayRef<int64_t> tripCounts, int64_t minWork);
+
+/// Linalg's elementwise fusion, of single-use producers only: fusing one
+/// with several consumers would compute it once per consumer.
+mlir::FrozenRewritePatternSet singleUseElementwiseFusion(mlir::MLIRContext *ctx);
+
+/// Tiles `op` and fuses producers as `options` say, then replaces `op`'s
+/// results by the loop's; `error` is reported on `op` if tiling fails.
+mlir::LogicalResult
+tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
+                   const mlir::scf::SCFTileAndFuseOptions &options,
+                   llvm::StringRef error);
 
 /// Moves the group's body in front of it and forwards its results.
 void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);

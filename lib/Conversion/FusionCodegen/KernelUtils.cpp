@@ -2,6 +2,7 @@
 
 #include "KernelSchedules.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/AffineExprVisitor.h"
 
 using namespace mlir;
@@ -45,4 +46,28 @@ void mlc::codegen::inlineGroup(RewriterBase &rewriter,
   rewriter.eraseOp(yield);
   rewriter.inlineBlockBefore(&body, group, group.getInputs());
   rewriter.replaceOp(group, results);
+}
+
+FrozenRewritePatternSet
+mlc::codegen::singleUseElementwiseFusion(MLIRContext *ctx) {
+  RewritePatternSet fusion(ctx);
+  linalg::populateElementwiseOpsFusionPatterns(
+      fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
+  return FrozenRewritePatternSet(std::move(fusion));
+}
+
+LogicalResult
+mlc::codegen::tileAndFuseInPlace(RewriterBase &rewriter, TilingInterface op,
+                                 const scf::SCFTileAndFuseOptions &options,
+                                 StringRef error) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return op->emitError(error);
+  for (OpResult res : op->getResults())
+    if (Value repl = result->replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, repl);
+  return success();
 }

@@ -99,14 +99,8 @@ LogicalResult tileAndFuse(RewriterBase &rewriter,
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
-  FailureOr<scf::SCFTileAndFuseResult> result =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, anchor, options);
-  if (failed(result))
-    return anchor->emitError("cannot tile this fusion group's result");
-  for (OpResult res : anchor->getResults())
-    if (Value repl = result->replacements.lookup(res))
-      rewriter.replaceAllUsesWith(res, repl);
-  return success();
+  return mlc::codegen::tileAndFuseInPlace(
+      rewriter, anchor, options, "cannot tile this fusion group's result");
 }
 
 struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
@@ -118,13 +112,10 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
     getOperation().walk(
         [&](mlc::graph::FusionGroupOp g) { groups.push_back(g); });
 
-    RewritePatternSet fusion(ctx);
-    // Only single-use producers: fusing one with several consumers would
-    // compute it once per consumer. Tile-and-fuse below still puts such a
-    // producer inside the kernel's loop, computed once per tile.
-    linalg::populateElementwiseOpsFusionPatterns(
-        fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
-    FrozenRewritePatternSet frozen(std::move(fusion));
+    // Tile-and-fuse below still puts a multi-use producer inside the
+    // kernel's loop, computed once per tile.
+    FrozenRewritePatternSet frozen =
+        mlc::codegen::singleUseElementwiseFusion(ctx);
 
     mlc::codegen::KernelOptions kernelOpts;
     kernelOpts.vectorBits = vectorBits;

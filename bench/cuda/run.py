@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""mlc's CUDA models against PyTorch on the same GPU, in one run.
+
+Two steps, because the GPU machine has PyTorch but not LLVM/MLIR 22 and the
+build machine has no GPU:
+
+  run.py prepare [--bin build/bin] [--out DIR]   (on the build machine)
+      makes the models (bench/perf/make_models.py: resnet18_b32,
+      transformer_b8, sgemm_4096; ONNX + inputs + PyTorch outputs) and
+      compiles each with mlc-compile --target=cuda into DIR (default
+      build/bench/cuda). DIR is then self-contained: carry it to the GPU
+      machine with runtime/python and bench/.
+
+  run.py measure [--dir DIR] [--runs N] [--rounds R]   (on the GPU machine)
+      loads each model.so with the Python binding, checks its output against
+      PyTorch's on the GPU (rtol 1e-3), then times mlc (Model.run_device on
+      torch CUDA tensors: no host copies) and PyTorch eager (cuDNN on, TF32
+      off everywhere, so both sides compute in fp32) in alternating rounds,
+      each call followed by a synchronization. sgemm_4096's PyTorch side is
+      torch.matmul: cuBLAS. Prints a table of medians and mlc's share of
+      PyTorch's speed; --json FILE writes every time.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096")
+
+
+def prepare(args):
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "perf",
+                                                 "make_models.py"),
+                    "--out", out] + list(MODELS), check=True)
+    for name in MODELS:
+        subprocess.run([os.path.join(args.bin, "mlc-compile"),
+                        os.path.join(out, name + ".onnx"), "--target=cuda",
+                        "-o", os.path.join(out, name + ".so")], check=True)
+        print("compiled", name)
+
+
+def measure(args):
+    import numpy as np
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
+    sys.path.insert(0, os.path.join(ROOT, "bench", "perf"))
+    import mlc
+    import make_models
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cudnn.benchmark = True
+    dev = torch.device("cuda")
+    rows, record = [], {"gpu": torch.cuda.get_device_name(0),
+                        "torch": torch.__version__, "models": {}}
+    for name in MODELS:
+        meta = json.load(open(os.path.join(args.dir, name + ".json")))
+        torch.manual_seed(0)  # the weights make_models.py exported
+        module, shapes = make_models.MODELS[name][0]()
+        module = module.eval().to(dev)
+        xs = [torch.from_numpy(np.load(os.path.join(
+            args.dir, "%s.in%d.npy" % (name, i)))).to(dev)
+            for i in range(len(shapes))]
+        m = mlc.load(os.path.join(args.dir, name + ".so"))
+        out_name, _, out_shape = m.outputs[0]
+        y = torch.empty(out_shape, dtype=torch.float32, device=dev)
+        feeds = {n: x.data_ptr() for (n, _, _), x in zip(m.inputs, xs)}
+
+        def run_mlc():
+            m.run_device(feeds, {out_name: y.data_ptr()})
+
+        def run_torch():
+            with torch.no_grad():
+                return module(*xs)
+
+        run_mlc()
+        ref = run_torch()
+        torch.cuda.synchronize()
+        err = (y - ref).abs().max().item()
+        scale = ref.abs().max().item()
+        ok = torch.allclose(y, ref, rtol=1e-3, atol=1e-3 * scale)
+        print("%s: max abs error %.3g (reference max %.3g)%s" %
+              (name, err, scale, "" if ok else "  MISMATCH"))
+        times = {"mlc": [], "torch": []}
+        for _ in range(args.rounds):
+            for side, fn in (("mlc", run_mlc), ("torch", run_torch)):
+                for _ in range(3):
+                    fn()
+                torch.cuda.synchronize()
+                for _ in range(args.runs):
+                    t0 = time.perf_counter()
+                    fn()
+                    torch.cuda.synchronize()
+                    times[side].append((time.perf_counter() - t0) * 1e3)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        rows.append((name, med["mlc"], med["torch"], meta["flops"], ok))
+        record["models"][name] = {"ms": times, "flops": meta["flops"],
+                                  "max_abs_error": err, "matches": ok}
+    print("\n| model | mlc ms | PyTorch ms | mlc TFLOP/s | mlc speed / "
+          "PyTorch's |\n|---|---:|---:|---:|---:|")
+    for name, a, b, flops, ok in rows:
+        print("| %s | %.3f | %.3f | %.2f | %.0f%%%s |" %
+              (name, a, b, flops / a / 1e9, 100 * b / a,
+               "" if ok else " (WRONG)"))
+    if args.json:
+        json.dump(record, open(args.json, "w"), indent=1)
+    return 0 if all(r[4] for r in rows) else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    p.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
+                                                 "cuda"))
+    m = sub.add_parser("measure")
+    m.add_argument("--dir", default=os.path.join(ROOT, "build", "bench",
+                                                 "cuda"))
+    m.add_argument("--runs", type=int, default=20)
+    m.add_argument("--rounds", type=int, default=3)
+    m.add_argument("--json")
+    args = ap.parse_args()
+    if args.step == "prepare":
+        prepare(args)
+        return 0
+    return measure(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
