@@ -312,8 +312,8 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
 //===----------------------------------------------------------------------===//
 
 def FormGPUKernels : Pass<"mlc-form-gpu-kernels", "mlir::func::FuncOp"> {
-  let summary = "Turn fusion groups into one-thread-per-element scf.forall "
-                "kernels (CUDA target)";
+  let summary = "Turn fusion groups into scf.forall kernels: one thread per "
+                "element, or block-tiled matmuls (CUDA target)";
   let description = [{
     The GPU counterpart of mlc-lower-fusion-groups, on tensors. Inside each
     group, elementwise linalg ops are fused into their consumers. Then,
@@ -327,11 +327,20 @@ def FormGPUKernels : Pass<"mlc-form-gpu-kernels", "mlir::func::FuncOp"> {
     kernel, each thread computing its element's reduction and applying the
     epilogue. Producers read by broadcast or through a window (a softmax's
     row sums, a convolution's padded input) would be recomputed by many
-    threads; they become kernels of their own. The group is then inlined.
+    threads; they become kernels of their own.
+
+    Large f32 matmuls (one M, one N and one K loop, static, M and N >= 16)
+    are the exception: they are marked `mlc.gpu.block_tile = array<i64: bm,
+    bn, bk, tm, tn>` and tiled into an scf.forall mapped to #gpu.block, one
+    iteration per bm x bn output tile, which mlc-map-kernels-to-gpu turns
+    into a shared-memory tiled block kernel. Only the producer of their init
+    (the fill, a broadcast bias) is fused into the tile; their epilogue is a
+    one-thread-per-element kernel of its own. The group is then inlined.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
-                           "mlir::linalg::LinalgDialect"];
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::gpu::GPUDialect"];
 }
 
 def MapKernelsToGPU : Pass<"mlc-map-kernels-to-gpu", "mlir::func::FuncOp"> {
@@ -352,6 +361,13 @@ def MapKernelsToGPU : Pass<"mlc-map-kernels-to-gpu", "mlir::func::FuncOp"> {
     device copies, see mlc-device-constants) and index arithmetic. Anything
     else is an error, as is a buffer allocated inside a kernel that is not a
     small static per-thread temporary (those become memref.alloca).
+
+    An scf.forall mapped to #gpu.block (a contraction that
+    mlc-form-gpu-kernels tiled for a block of threads) becomes a launch with
+    one block per iteration, whose body is a program of thread phases (see
+    mlc-lower-block-phases): the tiled contraction is the shared-memory
+    tiled schedule, the other ops of the iteration (the init of its output
+    tile) are spread over the block's threads round-robin.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
@@ -363,6 +379,29 @@ def MapKernelsToGPU : Pass<"mlc-map-kernels-to-gpu", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def LowerBlockPhases : Pass<"mlc-lower-block-phases", "mlir::func::FuncOp"> {
+  let summary = "Thread phases of block kernels -> thread ids, barriers, "
+                "shared memory and registers";
+  let description = [{
+    Block kernels of mlc-map-kernels-to-gpu are written as a sequence of
+    thread phases: scf.forall loops mapped to #gpu.thread<linear_dim_0>,
+    one iteration per thread, at the top of the launch body or inside loops
+    that every thread runs alike. Each phase becomes its body run by thread
+    `gpu.thread_id x` (under a bounds check if it has fewer iterations than
+    the block has threads), followed by a gpu.barrier unless it ends the
+    kernel. A memref.alloca in #gpu.address_space<workgroup> becomes a
+    workgroup attribution of the launch (shared memory); one in
+    #gpu.address_space<private>, indexed first by the phase's thread, becomes
+    a per-thread alloca without that index (registers, once LLVM promotes
+    it). Launches without phases are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];
 }
 
@@ -387,8 +426,12 @@ def EmulateGPULaunches : Pass<"mlc-emulate-gpu-launches",
     x) and threads (z, y, x) with the body, in a memref.alloca_scope, as the
     innermost loop's body: one thread at a time. That computes what the GPU
     would for kernels whose threads neither synchronize nor share memory,
-    the kernels mlc-map-kernels-to-gpu emits; launches with gpu.barrier are
-    refused. mlc-compile --target=cuda-emulated compiles a model this way,
+    one-thread-per-element kernels of mlc-map-kernels-to-gpu; launches with
+    gpu.barrier are refused. A launch written as thread phases (see
+    mlc-lower-block-phases) instead becomes three loops over its blocks,
+    each running the phases one after the other, every phase a loop over
+    the threads: what the barriers between phases guarantee on a GPU.
+    Shared and private buffers become ordinary stack buffers of the block. mlc-compile --target=cuda-emulated compiles a model this way,
     so the GPU schedule is checked against reference outputs on any CPU.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
@@ -416,7 +459,9 @@ def AssembleFatbin : Pass<"mlc-assemble-fatbin", "mlir::ModuleOp"> {
     (at the target's O level), and the cubins plus the PTX of the newest
     chip (which the driver JIT-compiles on newer GPUs) are packed by
     fatbinary into one fatbin, which replaces the objects. The CUDA driver
-    picks the matching image when it loads the module.
+    picks the matching image when it loads the module. What ptxas reports
+    per kernel and chip (registers, stack frame, spills, shared memory) is
+    recorded as the module's `mlc.cuda_kernels` array of dictionaries.
   }];
   let options = [
     Option<"toolkit", "toolkit", "std::string", "\"/usr/local/cuda\"",

@@ -70,7 +70,9 @@ static std::string bufferizePipeline(const CPUPipelineOptions &o) {
          + std::string(o.device == "cuda" ? ""
                                           : "func.func(buffer-loop-hoisting),") +
          // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
-         "func.func(scf-forall-to-parallel),"
+         // (On a GPU mlc-map-kernels-to-gpu reads the forall's mapping.)
+         std::string(o.device == "cpu" ? "func.func(scf-forall-to-parallel),"
+                                         : "") +
          // Folds loop-carried buffers (scf.for results that are their init)
          // so results are plain allocs that buffer-results-to-out-params
          // replaces by the caller's buffers: no copy into the outputs.
@@ -89,6 +91,10 @@ static std::string cudaLoopsPipeline(const CPUPipelineOptions &o) {
          "convert-graph-to-linalg,func.func(mlc-form-gpu-kernels),"
          "canonicalize,cse," + bufferizePipeline(o) +
          "func.func(mlc-map-kernels-to-gpu),"
+         // Block kernels: barriers and shared memory on a GPU; the
+         // emulation below runs their phases in order instead.
+         + std::string(o.device == "cuda" ? "func.func(mlc-lower-block-phases),"
+                                          : "") +
          "func.func(convert-linalg-to-loops),canonicalize,cse" +
          // Testing without a GPU: the launches become CPU loops and the
          // CPU pipeline takes over.
@@ -133,7 +139,12 @@ static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
   for (StringRef chip : llvm::split(o.cudaChips, ','))
     targets += "nvvm-attach-target{chip=" + chip.trim().str() +
                " features=+ptx80 O=3},";
-  return "gpu-kernel-outlining,mlc-merge-gpu-modules," + targets +
+  // Constants and index arithmetic move into the kernels first: captured
+  // as kernel parameters, every shape and stride would be a runtime value
+  // (slow division, and per-thread arrays indexed by them stay in local
+  // memory instead of registers).
+  return "func.func(gpu-launch-sink-index-computations),"
+         "gpu-kernel-outlining,mlc-merge-gpu-modules," + targets +
          "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          // f16/bf16 are storage types here too: math runs in f32.
          "math-extend-to-supported-types{target-type=f32},"

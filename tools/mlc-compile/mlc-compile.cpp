@@ -263,6 +263,21 @@ void addLoweringFigures(json::Object &report, ModuleOp module) {
   for (StringRef key : {"workspace_bytes", "workspace_lower_bound_bytes"})
     if (auto attr = module->getAttrOfType<IntegerAttr>(("mlc." + key).str()))
       report[key] = attr.getInt();
+  // --target=cuda: ptxas's resource figures per kernel and chip.
+  if (auto kernels = module->getAttrOfType<ArrayAttr>("mlc.cuda_kernels")) {
+    json::Array list;
+    for (auto kernel : kernels.getAsRange<DictionaryAttr>()) {
+      json::Object entry;
+      for (NamedAttribute field : kernel) {
+        if (auto s = dyn_cast<StringAttr>(field.getValue()))
+          entry[field.getName().strref()] = s.getValue().str();
+        else if (auto i = dyn_cast<IntegerAttr>(field.getValue()))
+          entry[field.getName().strref()] = i.getInt();
+      }
+      list.push_back(std::move(entry));
+    }
+    report["cuda_kernels"] = std::move(list);
+  }
 }
 
 int fail(const Twine &message) {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../GPU/BlockSchedules.h"
 #include "KernelSchedules.h"
 #include "mlc/Conversion/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
@@ -73,8 +74,9 @@ LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
       [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *p = producer.getOwner();
+        // A block-tiled contraction is a kernel of its own.
         if (!group->isProperAncestor(p) || !isa<linalg::LinalgOp>(p) ||
-            numElements(slice.getResult()) != 1 ||
+            mlc::gpu::getBlockTile(p) || numElements(slice.getResult()) != 1 ||
             numElements(producer) != iterations)
           return std::nullopt;
         // A producer with users outside this kernel would run twice. Users
@@ -94,6 +96,54 @@ LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
       "cannot tile this op into one GPU thread per element");
 }
 
+/// Tiles the contraction `op` into one forall iteration per output tile of
+/// `tile` (one GPU block each, mapped to #gpu.block), fusing the producer of
+/// its init (a fill, a broadcast bias) into the tile.
+LogicalResult tileBlockCooperative(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   const mlc::gpu::BlockTile &tile,
+                                   mlc::graph::FusionGroupOp group) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return op.emitError("internal error: block tile on a non-contraction");
+  SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
+  for (unsigned d : dims->batch)
+    tileSizes[d] = rewriter.getIndexAttr(1);
+  tileSizes[dims->m[0]] = rewriter.getIndexAttr(tile.bm);
+  tileSizes[dims->n[0]] = rewriter.getIndexAttr(tile.bn);
+  SmallVector<Attribute> mapping;
+  for (size_t i = 0, e = dims->batch.size() + 2; i < e; ++i)
+    mapping.push_back(mlir::gpu::GPUBlockMappingAttr::get(
+        rewriter.getContext(),
+        static_cast<mlir::gpu::MappingId>(
+            static_cast<int64_t>(mlir::gpu::MappingId::LinearDim0) + i)));
+
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(tileSizes);
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  tiling.setMapping(mapping);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp slice, OpResult producer,
+          bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *p = producer.getOwner();
+        Operation *loop = slice->getParentOp();
+        if (!isDestination || !group->isProperAncestor(p) ||
+            !isa<linalg::LinalgOp>(p) ||
+            !llvm::all_of(producer.getUsers(), [&](Operation *user) {
+              return user == op.getOperation() || loop->isAncestor(user);
+            }))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  return mlc::codegen::tileAndFuseInPlace(
+      rewriter, cast<TilingInterface>(op.getOperation()), options,
+      "cannot tile this contraction into GPU blocks");
+}
+
 struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
   using Base::Base;
 
@@ -110,6 +160,13 @@ struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
     for (mlc::graph::FusionGroupOp group : groups) {
       if (failed(applyPatternsGreedily(group, frozen)))
         return signalPassFailure();
+      // Large float matmuls run block-tiled through shared memory.
+      group.walk([](linalg::LinalgOp op) {
+        if (op.hasPureTensorSemantics())
+          if (std::optional<mlc::gpu::BlockTile> t =
+                  mlc::gpu::chooseBlockTile(op))
+            mlc::gpu::setBlockTile(op, *t);
+      });
       // Consumers first, so that their producers can still fuse into them;
       // what is left unfused is tiled in turn.
       Block &body = group.getBody().front();
@@ -131,7 +188,10 @@ struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
           next->emitError("internal error: tiling made no progress");
           return signalPassFailure();
         }
-        if (failed(tileOneThreadPerElement(rewriter, next, group)))
+        std::optional<mlc::gpu::BlockTile> tile =
+            mlc::gpu::getBlockTile(next);
+        if (failed(tile ? tileBlockCooperative(rewriter, next, *tile, group)
+                        : tileOneThreadPerElement(rewriter, next, group)))
           return signalPassFailure();
         // Drop the untiled originals that tiling left without users.
         if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))

@@ -16,6 +16,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 namespace mlc {
 #define GEN_PASS_DEF_ASSEMBLEFATBIN
@@ -73,8 +74,10 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
   // after the message.
 
   /// Runs a tool; on failure reports its exit code and what it printed.
+  /// What it printed goes to `output` if given.
   LogicalResult run(Operation *op, StringRef program,
-                    ArrayRef<std::string> args, TempFiles &temps) {
+                    ArrayRef<std::string> args, TempFiles &temps,
+                    std::string *output = nullptr) {
     FailureOr<std::string> log = temps.create("log");
     if (failed(log))
       return mlir::emitError(op->getLoc(), "cannot create a temporary file");
@@ -86,9 +89,12 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
     std::string errMsg;
     int rc = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
                                        0, 0, &errMsg);
-    if (rc == 0)
-      return success();
     auto text = llvm::MemoryBuffer::getFile(*log);
+    if (rc == 0) {
+      if (output && text)
+        *output = (*text)->getBuffer().str();
+      return success();
+    }
     return mlir::emitError(op->getLoc()) << llvm::sys::path::filename(program)
                            << " failed (exit code " << rc << ")"
                            << (errMsg.empty() ? "" : ": " + errMsg) << "\n"
@@ -119,10 +125,13 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
           failed(writeFile(*ptx, object.getObject().getValue())))
         return mlir::emitError(getOperation().getLoc(), "cannot write a temporary file");
       std::string optLevel = "-O" + std::to_string(target.getO());
+      std::string log;
       if (failed(run(getOperation(), *ptxas,
-                     {"-arch=sm_" + chip.str(), optLevel, *ptx, "-o", *cubin},
-                     temps)))
+                     {"-arch=sm_" + chip.str(), optLevel, "-v", *ptx, "-o",
+                      *cubin},
+                     temps, &log)))
         return failure();
+      recordResources("sm_" + chip.str(), log);
       fatArgs.push_back("--image3=kind=elf,sm=" + chip.str() +
                         ",file=" + *cubin);
       if (!newest || chip.compare_numeric(newest.getChip().drop_front(3)) > 0) {
@@ -152,11 +161,67 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
     return success();
   }
 
+  /// What ptxas -v said each kernel uses, for the compile report: a spill
+  /// or a stack frame in a hot kernel is a performance bug worth seeing.
+  void recordResources(StringRef chip, StringRef log) {
+    MLIRContext *ctx = &getContext();
+    llvm::Regex entry("Compiling entry function '([^']+)'");
+    llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                      "stores, ([0-9]+) bytes spill loads");
+    llvm::Regex used("Used ([0-9]+) registers");
+    llvm::Regex smem("([0-9]+) bytes smem");
+    SmallVector<NamedAttribute> fields;
+    auto number = [&](StringRef name, StringRef text) {
+      int64_t v = 0;
+      text.getAsInteger(10, v);
+      fields.emplace_back(StringAttr::get(ctx, name),
+                          IntegerAttr::get(IntegerType::get(ctx, 64), v));
+    };
+    auto flush = [&] {
+      if (!fields.empty())
+        kernels.push_back(DictionaryAttr::get(ctx, fields));
+      fields.clear();
+    };
+    SmallVector<StringRef> lines;
+    log.split(lines, '\n');
+    SmallVector<StringRef> m;
+    for (StringRef line : lines) {
+      if (entry.match(line, &m)) {
+        flush();
+        fields.emplace_back(StringAttr::get(ctx, "kernel"),
+                            StringAttr::get(ctx, m[1]));
+        fields.emplace_back(StringAttr::get(ctx, "chip"),
+                            StringAttr::get(ctx, chip));
+        number("shared_bytes", "0");
+      } else if (fields.empty()) {
+        continue;
+      } else if (frame.match(line, &m)) {
+        number("stack_bytes", m[1]);
+        number("spill_store_bytes", m[2]);
+        number("spill_load_bytes", m[3]);
+      } else if (used.match(line, &m)) {
+        number("registers", m[1]);
+        if (smem.match(line, &m)) {
+          fields.erase(llvm::find_if(fields, [](NamedAttribute a) {
+            return a.getName() == "shared_bytes";
+          }));
+          number("shared_bytes", m[1]);
+        }
+      }
+    }
+    flush();
+  }
+
   void runOnOperation() override {
     for (auto binary : getOperation().getOps<gpu::BinaryOp>())
       if (failed(assemble(binary)))
         return signalPassFailure();
+    // mlc-compile --report lists them.
+    getOperation()->setAttr("mlc.cuda_kernels",
+                            ArrayAttr::get(&getContext(), kernels));
   }
+
+  SmallVector<Attribute> kernels;
 };
 
 } // namespace

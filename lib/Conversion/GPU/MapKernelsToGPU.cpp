@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockSchedules.h"
 #include "mlc/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -107,6 +108,20 @@ buildLaunch(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> counts,
   return success();
 }
 
+/// Clones the body of `loop` at iteration `indices` (counted from 0).
+void cloneIteration(OpBuilder &b, Location loc, scf::ParallelOp loop,
+                    ValueRange indices) {
+  IRMapping map;
+  for (auto [iv, index, lb, step] :
+       llvm::zip(loop.getInductionVars(), indices, loop.getLowerBound(),
+                 loop.getStep())) {
+    Value scaled = arith::MulIOp::create(b, loc, index, step);
+    map.map(iv, arith::AddIOp::create(b, loc, scaled, lb).getResult());
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, map);
+}
+
 /// Replaces a top-level scf.parallel by a launch running its body once per
 /// iteration.
 LogicalResult launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
@@ -120,15 +135,7 @@ LogicalResult launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   LogicalResult built = buildLaunch(
       rewriter, loop.getLoc(), *counts, blockSize,
       [&](OpBuilder &b, Location loc, ValueRange indices) {
-        IRMapping map;
-        for (auto [iv, index, lb, step] :
-             llvm::zip(loop.getInductionVars(), indices,
-                       loop.getLowerBound(), loop.getStep())) {
-          Value scaled = arith::MulIOp::create(b, loc, index, step);
-          map.map(iv, arith::AddIOp::create(b, loc, scaled, lb).getResult());
-        }
-        for (Operation &op : loop.getBody()->without_terminator())
-          b.clone(op, map);
+        cloneIteration(b, loc, loop, indices);
       });
   if (failed(built))
     return failure();
@@ -146,6 +153,143 @@ LogicalResult launchSerial(RewriterBase &rewriter, Operation *op) {
   if (failed(built))
     return failure();
   rewriter.eraseOp(op);
+  return success();
+}
+
+/// Replaces `op`, inside a block's program, by a thread phase in which the
+/// block's `threads` threads share its parallel iterations round-robin.
+LogicalResult distributeOverBlock(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t threads) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToParallelLoops(rewriter, op);
+  auto par = succeeded(loops) && !loops->empty()
+                 ? dyn_cast<scf::ParallelOp>(loops->front())
+                 : scf::ParallelOp();
+  if (!par)
+    return op.emitError("cannot lower to loops for the GPU");
+  rewriter.eraseOp(op);
+  rewriter.setInsertionPoint(par);
+  Location loc = par.getLoc();
+  SmallVector<OpFoldResult> counts;
+  Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (auto [lb, ub, step] :
+       llvm::zip(par.getLowerBound(), par.getUpperBound(), par.getStep())) {
+    Value span = arith::SubIOp::create(rewriter, loc, ub, lb);
+    Value count = arith::CeilDivUIOp::create(rewriter, loc, span, step);
+    counts.push_back(count);
+    total = arith::MulIOp::create(rewriter, loc, total, count);
+  }
+  mlc::gpu::buildThreadPhase(
+      rewriter, loc, threads, [&](OpBuilder &b, Location l, Value t) {
+        Value step = arith::ConstantIndexOp::create(b, l, threads);
+        auto each = scf::ForOp::create(b, l, t, total, step);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(each.getBody()->getTerminator());
+        SmallVector<Value> indices;
+        if (counts.size() == 1) {
+          indices.push_back(each.getInductionVar());
+        } else {
+          auto delin = affine::AffineDelinearizeIndexOp::create(
+              b, l, each.getInductionVar(), counts, /*hasOuterBound=*/true);
+          llvm::append_range(indices, delin.getResults());
+        }
+        cloneIteration(b, l, par, indices);
+      });
+  rewriter.eraseOp(par);
+  return success();
+}
+
+/// Replaces a top-level scf.forall mapped to GPU blocks (a block-tiled
+/// contraction of mlc-form-gpu-kernels) by a launch with one block per
+/// iteration, whose threads run its body as a program of thread phases.
+LogicalResult launchBlocks(RewriterBase &rewriter, scf::ForallOp forall) {
+  std::optional<mlc::gpu::BlockTile> tile;
+  forall.walk([&](linalg::LinalgOp op) {
+    if (!tile)
+      tile = mlc::gpu::getBlockTile(op);
+  });
+  std::optional<SmallVector<int64_t>> lbs =
+      getConstantIntValues(forall.getMixedLowerBound());
+  std::optional<SmallVector<int64_t>> ubs =
+      getConstantIntValues(forall.getMixedUpperBound());
+  std::optional<SmallVector<int64_t>> steps =
+      getConstantIntValues(forall.getMixedStep());
+  if (!tile || forall.getNumResults() || !lbs || !ubs || !steps)
+    return forall.emitError("internal error: a block kernel needs a tiled "
+                            "contraction, static bounds and no results");
+  SmallVector<int64_t> counts;
+  int64_t blocks = 1;
+  for (auto [lb, ub, step] : llvm::zip(*lbs, *ubs, *steps)) {
+    counts.push_back(llvm::divideCeil(ub - lb, step));
+    blocks *= counts.back();
+  }
+  if (blocks > std::numeric_limits<int32_t>::max())
+    return forall.emitError("kernel of ")
+           << blocks << " blocks exceeds the CUDA grid size";
+  if (blocks == 0) {
+    rewriter.eraseOp(forall);
+    return success();
+  }
+  Location loc = forall.getLoc();
+  rewriter.setInsertionPoint(forall);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value one = cst(1);
+  auto launch = gpu::LaunchOp::create(rewriter, loc, cst(blocks), one, one,
+                                      cst(tile->threads()), one, one);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&launch.getBody().front());
+  IRMapping map;
+  SmallVector<OpFoldResult> basis;
+  for (int64_t c : counts)
+    basis.push_back(rewriter.getIndexAttr(c));
+  auto delin = affine::AffineDelinearizeIndexOp::create(
+      rewriter, loc, launch.getBlockIds().x, basis, /*hasOuterBound=*/true);
+  for (auto [iv, index, lb, step] : llvm::zip(
+           forall.getInductionVars(), delin.getResults(), *lbs, *steps)) {
+    Value scaled = arith::MulIOp::create(rewriter, loc, index, cst(step));
+    map.map(iv, arith::AddIOp::create(rewriter, loc, scaled, cst(lb))
+                    .getResult());
+  }
+  SmallVector<Operation *> work;
+  for (Operation &op : forall.getBody()->without_terminator()) {
+    Operation *copy = rewriter.clone(op, map);
+    if (isa<linalg::LinalgOp>(copy))
+      work.push_back(copy);
+    else if (!runsOnHost(copy))
+      return op.emitError("cannot run in a block-cooperative GPU kernel");
+  }
+  gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.eraseOp(forall);
+  // A fill of a tiled contraction's output just before it (its zero init)
+  // is folded in: the accumulators start from the fill value, saving a
+  // store, a barrier and a load.
+  SmallVector<Value> initValues(work.size());
+  for (size_t i = 0; i + 1 < work.size(); ++i) {
+    auto fill = dyn_cast<linalg::FillOp>(work[i]);
+    auto next = cast<linalg::LinalgOp>(work[i + 1]);
+    if (fill && mlc::gpu::getBlockTile(next) &&
+        fill.getDpsInitOperand(0)->get() == next.getDpsInitOperand(0)->get()) {
+      initValues[i + 1] = fill.getDpsInputOperand(0)->get();
+      rewriter.eraseOp(fill);
+      work[i] = nullptr;
+    }
+  }
+  for (auto [op, initValue] : llvm::zip(work, initValues)) {
+    if (!op)
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    std::optional<mlc::gpu::BlockTile> opTile =
+        mlc::gpu::getBlockTile(linalgOp);
+    LogicalResult done =
+        opTile ? mlc::gpu::emitBlockTiledContraction(rewriter, linalgOp,
+                                                     *opTile, initValue)
+               : distributeOverBlock(rewriter, linalgOp, tile->threads());
+    if (failed(done))
+      return failure();
+  }
   return success();
 }
 
@@ -191,7 +335,11 @@ struct MapKernelsToGPU : mlc::impl::MapKernelsToGPUBase<MapKernelsToGPU> {
     Block &body = func.getBody().front();
     for (Operation &op : llvm::make_early_inc_range(body)) {
       LogicalResult done = success();
-      if (auto forall = dyn_cast<scf::ForallOp>(&op)) {
+      auto forall = dyn_cast<scf::ForallOp>(&op);
+      if (forall && forall.getMapping() && !forall.getMapping()->empty() &&
+          isa<gpu::GPUBlockMappingAttr>(forall.getMapping()->getValue()[0])) {
+        done = launchBlocks(rewriter, forall);
+      } else if (forall) {
         scf::ParallelOp loop;
         rewriter.setInsertionPoint(forall);
         done = scf::forallToParallelLoop(rewriter, forall, &loop);
