@@ -394,7 +394,8 @@ def LowerBlockPhases : Pass<"mlc-lower-block-phases", "mlir::func::FuncOp"> {
     that every thread runs alike. Each phase becomes its body run by thread
     `gpu.thread_id x` (under a bounds check if it has fewer iterations than
     the block has threads), followed by a gpu.barrier unless it ends the
-    kernel. A memref.alloca in #gpu.address_space<workgroup> becomes a
+    kernel or touches no memory but the thread's own private buffers (so it
+    passes nothing to other threads). A memref.alloca in #gpu.address_space<workgroup> becomes a
     workgroup attribution of the launch (shared memory); one in
     #gpu.address_space<private>, indexed first by the phase's thread, becomes
     a per-thread alloca without that index (registers, once LLVM promotes

@@ -4,7 +4,7 @@
 // on tensors and marks the op; mlc-map-kernels-to-gpu emits the block's
 // program on buffers as a sequence of *thread phases*: scf.forall loops
 // mapped to #gpu.thread<linear_dim_0>, one iteration per thread, with a
-// barrier between consecutive phases. Block-shared buffers are
+// barrier after each phase whose writes another thread may read. Block-shared buffers are
 // memref.alloca in #gpu.address_space<workgroup>; per-thread state that
 // outlives a phase is a memref.alloca in #gpu.address_space<private> whose
 // first index is the thread. mlc-lower-block-phases turns that into thread

@@ -75,3 +75,68 @@ func.func @sum_all(%x: tensor<4x8xf32>) -> tensor<f32> {
   }
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A matmul of at least 16 x 16 outputs is block-tiled: an scf.forall over
+// 64 x 64 output tiles mapped to GPU blocks, its zero fill fused into the
+// tile, the contraction marked with its schedule (64 x 64 x 8 tiles, 4 x 4
+// outputs per thread). The epilogue is a one-thread-per-element kernel of
+// its own: a block's threads do not own single output elements.
+// CHECK-LABEL: func.func @tiled_matmul_bias_relu
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (200, 150) step (64, 64) shared_outs({{.*}}) -> (tensor<200x150xf32>)
+// CHECK: linalg.fill {{.*}} -> tensor<?x?xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}ins({{.*}} : tensor<?x300xf32>, tensor<300x?xf32>){{.*}}mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>
+// CHECK: mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (200, 150)
+// CHECK: arith.addf
+// CHECK: arith.maximumf
+// CHECK-NOT: mapping = [#gpu.block
+func.func @tiled_matmul_bias_relu(%x: tensor<200x300xf32>, %w: tensor<300x150xf32>, %b: tensor<150xf32>) -> tensor<200x150xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<200x300xf32>, tensor<300x150xf32>, tensor<150xf32>) -> tensor<200x150xf32> {
+  ^bb0(%a: tensor<200x300xf32>, %c: tensor<300x150xf32>, %d: tensor<150xf32>):
+    %1 = graph.matmul %a, %c : (tensor<200x300xf32>, tensor<300x150xf32>) -> tensor<200x150xf32>
+    %2 = graph.add %1, %d : (tensor<200x150xf32>, tensor<150xf32>) -> tensor<200x150xf32>
+    %3 = graph.relu %2 : tensor<200x150xf32>
+    graph.yield %3 : tensor<200x150xf32>
+  }
+  return %0 : tensor<200x150xf32>
+}
+
+// -----
+
+// Enough 128 x 128 tiles to fill a GPU (here 8 x 2 x 8 = 128): those, with
+// 8 x 8 outputs per thread; one batch element per block.
+// CHECK-LABEL: func.func @tiled_batch_matmul
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (8, 1024, 256) step (1, 128, 128)
+// CHECK: mlc.gpu.block_tile = array<i64: 128, 128, 8, 8, 8>
+// CHECK: mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>, #gpu.block<linear_dim_2>]
+func.func @tiled_batch_matmul(%x: tensor<8x1024x16xf32>, %w: tensor<8x16x256xf32>) -> tensor<8x1024x256xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<8x1024x16xf32>, tensor<8x16x256xf32>) -> tensor<8x1024x256xf32> {
+  ^bb0(%a: tensor<8x1024x16xf32>, %c: tensor<8x16x256xf32>):
+    %1 = graph.matmul %a, %c : (tensor<8x1024x16xf32>, tensor<8x16x256xf32>) -> tensor<8x1024x256xf32>
+    graph.yield %1 : tensor<8x1024x256xf32>
+  }
+  return %0 : tensor<8x1024x256xf32>
+}
+
+// -----
+
+// Too few rows for a tile (M = 8), or not f32: one thread per output.
+// CHECK-LABEL: func.func @untiled_matmuls
+// CHECK-NOT: block_tile
+// CHECK-NOT: #gpu.block
+// CHECK: return
+func.func @untiled_matmuls(%x: tensor<8x64xf32>, %w: tensor<64x64xf32>, %i: tensor<64x64xi32>, %j: tensor<64x64xi32>) -> (tensor<8x64xf32>, tensor<64x64xi32>) {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32> {
+  ^bb0(%a: tensor<8x64xf32>, %c: tensor<64x64xf32>):
+    %1 = graph.matmul %a, %c : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+    graph.yield %1 : tensor<8x64xf32>
+  }
+  %2 = graph.fusion_group "contraction"(%i, %j) : (tensor<64x64xi32>, tensor<64x64xi32>) -> tensor<64x64xi32> {
+  ^bb0(%a: tensor<64x64xi32>, %c: tensor<64x64xi32>):
+    %3 = graph.matmul %a, %c : (tensor<64x64xi32>, tensor<64x64xi32>) -> tensor<64x64xi32>
+    graph.yield %3 : tensor<64x64xi32>
+  }
+  return %0, %2 : tensor<8x64xf32>, tensor<64x64xi32>
+}

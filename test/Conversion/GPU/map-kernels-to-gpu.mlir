@@ -106,3 +106,85 @@ func.func @big_temporary(%a: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// Block-tiled contraction (mlc-form-gpu-kernels' schedule, bufferized): one
+// launch of one block per 64 x 64 output tile, 256 threads, whose body is
+// thread phases: the accumulators start from the folded zero fill, the
+// reduction steps 8 at a time staging both operands in shared memory, then
+// each thread stores its 4 x 4 outputs.
+// CHECK-LABEL: func.func @block_tiled
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]], %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %[[C256]],
+// CHECK: affine.delinearize_index %[[BX]] into (2, 2)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[LHS:.*]] = memref.alloca() : memref<8x68xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[RHS:.*]] = memref.alloca() : memref<8x68xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<256x4x4xf32, #gpu.address_space<private>>
+// CHECK: scf.forall (%[[T:.*]]) in (256)
+// CHECK-NOT: memref.load
+// CHECK: memref.store %[[ZERO]], %[[ACC]][%[[T]], %c0, %c0]
+// CHECK: mapping = [#gpu.thread<linear_dim_0>]
+// CHECK: scf.for %{{.*}} = %c0 to %c40 step %c8
+// CHECK: scf.forall
+// CHECK: memref.store {{.*}}, %[[LHS]]
+// CHECK: memref.store {{.*}}, %[[RHS]]
+// CHECK: scf.forall
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK: math.fma
+// CHECK: scf.forall
+// CHECK: scf.if
+// CHECK: memref.load %[[ACC]]
+// CHECK: memref.store
+// CHECK: gpu.terminator
+func.func @block_tiled(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>) {
+  %cst = arith.constant 0.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (100, 70) step (64, 64) {
+    %m = affine.min affine_map<(d0) -> (-d0 + 100, 64)>(%i)
+    %n = affine.min affine_map<(d0) -> (-d0 + 70, 64)>(%j)
+    %sa = memref.subview %a[%i, 0] [%m, 40] [1, 1] : memref<100x40xf32> to memref<?x40xf32, strided<[40, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [40, %n] [1, 1] : memref<40x70xf32> to memref<40x?xf32, strided<[70, 1], offset: ?>>
+    %sc = memref.subview %c[%i, %j] [%m, %n] [1, 1] : memref<100x70xf32> to memref<?x?xf32, strided<[70, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%sc : memref<?x?xf32, strided<[70, 1], offset: ?>>)
+    linalg.matmul {mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>} ins(%sa, %sb : memref<?x40xf32, strided<[40, 1], offset: ?>>, memref<40x?xf32, strided<[70, 1], offset: ?>>) outs(%sc : memref<?x?xf32, strided<[70, 1], offset: ?>>)
+  } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
+  return
+}
+
+// -----
+
+// No fill before it: the accumulators start from the output (here a bias
+// already written), loaded where the tile is in bounds.
+// CHECK-LABEL: func.func @block_tiled_accumulate
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<256x4x4xf32, #gpu.address_space<private>>
+// CHECK: scf.forall (%[[T:.*]]) in (256)
+// CHECK: %[[V:.*]] = scf.if %{{.*}} -> (f32)
+// CHECK: memref.load %{{.*}} : memref<?x?xf32, strided<[70, 1], offset: ?>>
+// CHECK: memref.store %[[V]], %[[ACC]][%[[T]], %c0, %c0]
+func.func @block_tiled_accumulate(%a: memref<100x40xf32>, %b: memref<40x70xf32>, %c: memref<100x70xf32>) {
+  scf.forall (%i, %j) = (0, 0) to (100, 70) step (64, 64) {
+    %m = affine.min affine_map<(d0) -> (-d0 + 100, 64)>(%i)
+    %n = affine.min affine_map<(d0) -> (-d0 + 70, 64)>(%j)
+    %sa = memref.subview %a[%i, 0] [%m, 40] [1, 1] : memref<100x40xf32> to memref<?x40xf32, strided<[40, 1], offset: ?>>
+    %sb = memref.subview %b[0, %j] [40, %n] [1, 1] : memref<40x70xf32> to memref<40x?xf32, strided<[70, 1], offset: ?>>
+    %sc = memref.subview %c[%i, %j] [%m, %n] [1, 1] : memref<100x70xf32> to memref<?x?xf32, strided<[70, 1], offset: ?>>
+    linalg.matmul {mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>} ins(%sa, %sb : memref<?x40xf32, strided<[40, 1], offset: ?>>, memref<40x?xf32, strided<[70, 1], offset: ?>>) outs(%sc : memref<?x?xf32, strided<[70, 1], offset: ?>>)
+  } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
+  return
+}
+
+// -----
+
+func.func private @host_only()
+
+func.func @block_tiled_call(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  scf.forall (%i, %j) = (0, 0) to (64, 64) step (64, 64) {
+    // expected-error @+1 {{cannot run in a block-cooperative GPU kernel}}
+    func.call @host_only() : () -> ()
+    linalg.matmul {mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>} ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
+  return
+}
