@@ -61,9 +61,10 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
     SmallString<128> path(toolkit);
     llvm::sys::path::append(path, "bin", name);
     if (!llvm::sys::fs::can_execute(path)) {
-      mlir::emitError(op->getLoc()) << "CUDA's " << name << " not found at '" << path
-                      << "' (--target=cuda needs the CUDA toolkit; set "
-                         "--cuda-toolkit or CUDA_HOME)";
+      mlir::emitError(op->getLoc())
+          << "CUDA's " << name << " not found at '" << path
+          << "' (--target=cuda needs the CUDA toolkit; set "
+             "--cuda-toolkit or CUDA_HOME)";
       return failure();
     }
     return path.str().str();
@@ -95,10 +96,10 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
         *output = (*text)->getBuffer().str();
       return success();
     }
-    return mlir::emitError(op->getLoc()) << llvm::sys::path::filename(program)
-                           << " failed (exit code " << rc << ")"
-                           << (errMsg.empty() ? "" : ": " + errMsg) << "\n"
-                           << (text ? (*text)->getBuffer() : "");
+    return mlir::emitError(op->getLoc())
+           << llvm::sys::path::filename(program) << " failed (exit code " << rc
+           << ")" << (errMsg.empty() ? "" : ": " + errMsg) << "\n"
+           << (text ? (*text)->getBuffer() : "");
   }
 
   LogicalResult assemble(gpu::BinaryOp binary) {
@@ -114,22 +115,25 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
       auto object = cast<gpu::ObjectAttr>(a);
       auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
       if (!target || object.getFormat() != gpu::CompilationTarget::Assembly)
-        return mlir::emitError(getOperation().getLoc(), "expected PTX objects for NVVM targets (run "
-                                "gpu-module-to-binary{format=isa})");
+        return mlir::emitError(getOperation().getLoc(),
+                               "expected PTX objects for NVVM targets (run "
+                               "gpu-module-to-binary{format=isa})");
       StringRef chip = target.getChip();
       if (!chip.consume_front("sm_"))
-        return mlir::emitError(getOperation().getLoc()) << "unexpected NVVM chip " << chip;
+        return mlir::emitError(getOperation().getLoc())
+               << "unexpected NVVM chip " << chip;
       FailureOr<std::string> ptx = temps.create("ptx");
       FailureOr<std::string> cubin = temps.create("cubin");
       if (failed(ptx) || failed(cubin) ||
           failed(writeFile(*ptx, object.getObject().getValue())))
-        return mlir::emitError(getOperation().getLoc(), "cannot write a temporary file");
+        return mlir::emitError(getOperation().getLoc(),
+                               "cannot write a temporary file");
       std::string optLevel = "-O" + std::to_string(target.getO());
       std::string log;
-      if (failed(run(getOperation(), *ptxas,
-                     {"-arch=sm_" + chip.str(), optLevel, "-v", *ptx, "-o",
-                      *cubin},
-                     temps, &log)))
+      if (failed(run(
+              getOperation(), *ptxas,
+              {"-arch=sm_" + chip.str(), optLevel, "-v", *ptx, "-o", *cubin},
+              temps, &log)))
         return failure();
       recordResources("sm_" + chip.str(), log);
       fatArgs.push_back("--image3=kind=elf,sm=" + chip.str() +
@@ -140,19 +144,22 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
       }
     }
     if (!newest)
-      return mlir::emitError(getOperation().getLoc(), "gpu.binary without objects");
-    fatArgs.push_back("--image3=kind=ptx,sm=" +
-                      newest.getChip().drop_front(3).str() +
-                      ",file=" + newestPtx);
+      return mlir::emitError(getOperation().getLoc(),
+                             "gpu.binary without objects");
+    fatArgs.push_back(
+        "--image3=kind=ptx,sm=" + newest.getChip().drop_front(3).str() +
+        ",file=" + newestPtx);
     FailureOr<std::string> out = temps.create("fatbin");
     if (failed(out))
-      return mlir::emitError(getOperation().getLoc(), "cannot create a temporary file");
+      return mlir::emitError(getOperation().getLoc(),
+                             "cannot create a temporary file");
     fatArgs.push_back("--create=" + *out);
     if (failed(run(getOperation(), *fatbinary, fatArgs, temps)))
       return failure();
     auto data = llvm::MemoryBuffer::getFile(*out, /*IsText=*/false);
     if (!data)
-      return mlir::emitError(getOperation().getLoc(), "cannot read the fatbin fatbinary wrote");
+      return mlir::emitError(getOperation().getLoc(),
+                             "cannot read the fatbin fatbinary wrote");
     auto object = gpu::ObjectAttr::get(
         binary.getContext(), newest, gpu::CompilationTarget::Fatbin,
         StringAttr::get(binary.getContext(), (*data)->getBuffer()), nullptr,

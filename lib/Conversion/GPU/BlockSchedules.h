@@ -4,9 +4,9 @@
 // on tensors and marks the op; mlc-map-kernels-to-gpu emits the block's
 // program on buffers as a sequence of *thread phases*: scf.forall loops
 // mapped to #gpu.thread<linear_dim_0>, one iteration per thread, with a
-// barrier after each phase whose writes another thread may read. Block-shared buffers are
-// memref.alloca in #gpu.address_space<workgroup>; per-thread state that
-// outlives a phase is a memref.alloca in #gpu.address_space<private> whose
+// barrier after each phase whose writes another thread may read. Block-shared
+// buffers are memref.alloca in #gpu.address_space<workgroup>; per-thread state
+// that outlives a phase is a memref.alloca in #gpu.address_space<private> whose
 // first index is the thread. mlc-lower-block-phases turns that into thread
 // ids, gpu.barrier and registers; mlc-emulate-gpu-launches runs the phases
 // one after the other on the CPU, which is exactly what the barriers
@@ -48,10 +48,10 @@ std::optional<BlockTile> getBlockTile(mlir::Operation *op);
 void setBlockTile(mlir::Operation *op, const BlockTile &tile);
 
 /// A thread phase: `body` runs once per thread t in [0, threads).
-void buildThreadPhase(mlir::OpBuilder &b, mlir::Location loc, int64_t threads,
-                      llvm::function_ref<void(mlir::OpBuilder &,
-                                              mlir::Location, mlir::Value)>
-                          body);
+void buildThreadPhase(
+    mlir::OpBuilder &b, mlir::Location loc, int64_t threads,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location, mlir::Value)>
+        body);
 
 /// True for scf.forall loops built by buildThreadPhase.
 bool isThreadPhase(mlir::Operation *op);

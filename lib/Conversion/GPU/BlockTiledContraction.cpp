@@ -36,9 +36,8 @@ std::optional<BlockTile> chooseBlockTile(linalg::LinalgOp op) {
   for (OpOperand &operand : op->getOpOperands())
     if (!getElementTypeOrSelf(operand.get().getType()).isF32())
       return std::nullopt;
-  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-        return map.isProjectedPermutation();
-      }))
+  if (!llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return std::nullopt;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
@@ -70,9 +69,9 @@ std::optional<BlockTile> getBlockTile(Operation *op) {
 }
 
 void setBlockTile(Operation *op, const BlockTile &t) {
-  op->setAttr(kBlockTileAttr,
-              DenseI64ArrayAttr::get(op->getContext(),
-                                     {t.bm, t.bn, t.bk, t.tm, t.tn}));
+  op->setAttr(
+      kBlockTileAttr,
+      DenseI64ArrayAttr::get(op->getContext(), {t.bm, t.bn, t.bk, t.tm, t.tn}));
 }
 
 void buildThreadPhase(OpBuilder &b, Location loc, int64_t threads,
@@ -93,7 +92,8 @@ bool isThreadPhase(Operation *op) {
   auto forall = dyn_cast<scf::ForallOp>(op);
   if (!forall || !forall.getMapping() || forall.getMapping()->size() != 1)
     return false;
-  return isa<mlir::gpu::GPUThreadMappingAttr>(forall.getMapping()->getValue()[0]);
+  return isa<mlir::gpu::GPUThreadMappingAttr>(
+      forall.getMapping()->getValue()[0]);
 }
 
 namespace {
@@ -144,9 +144,8 @@ LogicalResult emitBlockTiledContraction(RewriterBase &rewriter,
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (!op.hasPureBufferSemantics() || failed(dims) || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1 ||
-      tile.bm % tile.tm || tile.bn % tile.tn ||
-      (tile.bm * tile.bk) % tile.threads() ||
+      dims->n.size() != 1 || dims->k.size() != 1 || tile.bm % tile.tm ||
+      tile.bn % tile.tn || (tile.bm * tile.bk) % tile.threads() ||
       (tile.bn * tile.bk) % tile.threads())
     return op.emitError("internal error: not a block-tiled contraction");
   unsigned mDim = dims->m[0], nDim = dims->n[0], kDim = dims->k[0];
@@ -233,23 +232,20 @@ LogicalResult emitBlockTiledContraction(RewriterBase &rewriter,
 
   // The accumulators start from the fill value or the output (its init: a
   // bias, a residual...).
-  buildThreadPhase(rewriter, loc, threads,
-                   [&](OpBuilder &b, Location l, Value t) {
-                     IndexMath m{b, l};
-                     Owned o = owned(m, t);
-                     for (int64_t i = 0; i < tile.tm; ++i)
-                       for (int64_t j = 0; j < tile.tn; ++j) {
-                         Value v = initValue
-                                       ? initValue
-                                       : m.loadOrZero(
-                                             m.both(o.rowOk[i], o.colOk[j]),
-                                             out,
-                                             at(outMap, o.rows[i], o.cols[j],
-                                                zero));
-                         memref::StoreOp::create(b, l, v, acc,
-                                                 accIndex(m, t, i, j));
-                       }
-                   });
+  buildThreadPhase(
+      rewriter, loc, threads, [&](OpBuilder &b, Location l, Value t) {
+        IndexMath m{b, l};
+        Owned o = owned(m, t);
+        for (int64_t i = 0; i < tile.tm; ++i)
+          for (int64_t j = 0; j < tile.tn; ++j) {
+            Value v =
+                initValue
+                    ? initValue
+                    : m.loadOrZero(m.both(o.rowOk[i], o.colOk[j]), out,
+                                   at(outMap, o.rows[i], o.cols[j], zero));
+            memref::StoreOp::create(b, l, v, acc, accIndex(m, t, i, j));
+          }
+      });
 
   auto kLoop = scf::ForOp::create(rewriter, loc, zero, kSize, im.c(tile.bk));
   {

@@ -75,9 +75,8 @@ LogicalResult emulate(RewriterBase &rewriter, gpu::LaunchOp launch) {
                                  : WalkResult::advance();
                     })
                     .wasInterrupted();
-  WalkResult barriers = launch.getBody().walk([](gpu::BarrierOp b) {
-    return WalkResult::interrupt();
-  });
+  WalkResult barriers = launch.getBody().walk(
+      [](gpu::BarrierOp b) { return WalkResult::interrupt(); });
   if (barriers.wasInterrupted())
     return launch.emitError("cannot emulate a launch whose threads "
                             "synchronize");

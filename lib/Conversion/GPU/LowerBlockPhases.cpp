@@ -36,8 +36,8 @@ LogicalResult privatize(RewriterBase &rewriter, memref::AllocaOp alloca) {
   MemRefType type = alloca.getType();
   if (type.getRank() < 1 || !type.hasStaticShape())
     return alloca.emitError("a private buffer needs a static thread index");
-  auto perThread = MemRefType::get(type.getShape().drop_front(),
-                                   type.getElementType());
+  auto perThread =
+      MemRefType::get(type.getShape().drop_front(), type.getElementType());
   // Every access must index it by the thread of its phase.
   for (Operation *user : alloca->getUsers()) {
     Value thread;
@@ -53,8 +53,8 @@ LogicalResult privatize(RewriterBase &rewriter, memref::AllocaOp alloca) {
                              "at its thread's index");
   }
   rewriter.setInsertionPoint(alloca);
-  auto replacement = memref::AllocaOp::create(rewriter, alloca.getLoc(),
-                                              perThread);
+  auto replacement =
+      memref::AllocaOp::create(rewriter, alloca.getLoc(), perThread);
   for (Operation *user : llvm::make_early_inc_range(alloca->getUsers())) {
     rewriter.setInsertionPoint(user);
     if (auto load = dyn_cast<memref::LoadOp>(user)) {
@@ -106,8 +106,7 @@ LogicalResult lowerPhases(RewriterBase &rewriter, gpu::LaunchOp launch) {
   if (phases.empty())
     return success();
 
-  std::optional<int64_t> threads =
-      getConstantIntValue(launch.getBlockSizeX());
+  std::optional<int64_t> threads = getConstantIntValue(launch.getBlockSizeX());
   if (!threads || getConstantIntValue(launch.getBlockSizeY()) != 1 ||
       getConstantIntValue(launch.getBlockSizeZ()) != 1)
     return launch.emitError("a launch of thread phases needs a static "
@@ -131,8 +130,9 @@ LogicalResult lowerPhases(RewriterBase &rewriter, gpu::LaunchOp launch) {
   Block &top = launch.getBody().front();
   for (scf::ForallOp phase : phases) {
     std::optional<int64_t> count =
-        phase.getRank() == 1 ? getConstantIntValue(phase.getMixedUpperBound()[0])
-                             : std::nullopt;
+        phase.getRank() == 1
+            ? getConstantIntValue(phase.getMixedUpperBound()[0])
+            : std::nullopt;
     if (!count || *count > *threads || phase.getNumResults() ||
         getConstantIntValue(phase.getMixedLowerBound()[0]) != 0 ||
         getConstantIntValue(phase.getMixedStep()[0]) != 1)

@@ -44,8 +44,8 @@ bool runsOnHost(Operation *op) {
 /// Statically known trip count of each loop of `loop`, or failure.
 FailureOr<SmallVector<int64_t>> tripCounts(scf::ParallelOp loop) {
   SmallVector<int64_t> counts;
-  for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
-                                       loop.getUpperBound(), loop.getStep())) {
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     std::optional<int64_t> l = getConstantIntValue(lb);
     std::optional<int64_t> u = getConstantIntValue(ub);
     std::optional<int64_t> s = getConstantIntValue(step);
@@ -85,8 +85,7 @@ buildLaunch(RewriterBase &rewriter, Location loc, ArrayRef<int64_t> counts,
   Value tid = launch.getThreadIds().x;
   Value id = arith::AddIOp::create(
       rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, bid, cst(threads)).getResult(),
-      tid);
+      arith::MulIOp::create(rewriter, loc, bid, cst(threads)).getResult(), tid);
   auto gpuTerminator = gpu::TerminatorOp::create(rewriter, loc);
   rewriter.setInsertionPoint(gpuTerminator);
   auto inRange = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
@@ -132,11 +131,11 @@ LogicalResult launchParallel(RewriterBase &rewriter, scf::ParallelOp loop,
   if (failed(counts))
     return loop.emitError("kernel loops need static bounds");
   rewriter.setInsertionPoint(loop);
-  LogicalResult built = buildLaunch(
-      rewriter, loop.getLoc(), *counts, blockSize,
-      [&](OpBuilder &b, Location loc, ValueRange indices) {
-        cloneIteration(b, loc, loop, indices);
-      });
+  LogicalResult built =
+      buildLaunch(rewriter, loop.getLoc(), *counts, blockSize,
+                  [&](OpBuilder &b, Location loc, ValueRange indices) {
+                    cloneIteration(b, loc, loop, indices);
+                  });
   if (failed(built))
     return failure();
   rewriter.eraseOp(loop);
@@ -156,10 +155,10 @@ LogicalResult launchSerial(RewriterBase &rewriter, Operation *op) {
   return success();
 }
 
-/// Replaces `op`, inside a block's program, by a thread phase in which the
-/// block's `threads` threads share its parallel iterations round-robin.
-LogicalResult distributeOverBlock(RewriterBase &rewriter, linalg::LinalgOp op,
-                                  int64_t threads) {
+/// Replaces `op` by its loop nest, whose outer loop is an scf.parallel over
+/// all its parallel dimensions.
+FailureOr<scf::ParallelOp> toParallelLoop(RewriterBase &rewriter,
+                                          linalg::LinalgOp op) {
   rewriter.setInsertionPoint(op);
   FailureOr<linalg::LinalgLoops> loops =
       linalg::linalgOpToParallelLoops(rewriter, op);
@@ -169,6 +168,17 @@ LogicalResult distributeOverBlock(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!par)
     return op.emitError("cannot lower to loops for the GPU");
   rewriter.eraseOp(op);
+  return par;
+}
+
+/// Replaces `op`, inside a block's program, by a thread phase in which the
+/// block's `threads` threads share its parallel iterations round-robin.
+LogicalResult distributeOverBlock(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t threads) {
+  FailureOr<scf::ParallelOp> loop = toParallelLoop(rewriter, op);
+  if (failed(loop))
+    return failure();
+  scf::ParallelOp par = *loop;
   rewriter.setInsertionPoint(par);
   Location loc = par.getLoc();
   SmallVector<OpFoldResult> counts;
@@ -247,11 +257,11 @@ LogicalResult launchBlocks(RewriterBase &rewriter, scf::ForallOp forall) {
     basis.push_back(rewriter.getIndexAttr(c));
   auto delin = affine::AffineDelinearizeIndexOp::create(
       rewriter, loc, launch.getBlockIds().x, basis, /*hasOuterBound=*/true);
-  for (auto [iv, index, lb, step] : llvm::zip(
-           forall.getInductionVars(), delin.getResults(), *lbs, *steps)) {
+  for (auto [iv, index, lb, step] :
+       llvm::zip(forall.getInductionVars(), delin.getResults(), *lbs, *steps)) {
     Value scaled = arith::MulIOp::create(rewriter, loc, index, cst(step));
-    map.map(iv, arith::AddIOp::create(rewriter, loc, scaled, cst(lb))
-                    .getResult());
+    map.map(iv,
+            arith::AddIOp::create(rewriter, loc, scaled, cst(lb)).getResult());
   }
   SmallVector<Operation *> work;
   for (Operation &op : forall.getBody()->without_terminator()) {
@@ -352,18 +362,9 @@ struct MapKernelsToGPU : mlc::impl::MapKernelsToGPUBase<MapKernelsToGPU> {
           // A full reduction: one thread (lowered to loops in the kernel).
           done = launchSerial(rewriter, linalgOp);
         } else {
-          rewriter.setInsertionPoint(linalgOp);
-          FailureOr<linalg::LinalgLoops> loops =
-              linalg::linalgOpToParallelLoops(rewriter, linalgOp);
-          auto par = succeeded(loops) && !loops->empty()
-                         ? dyn_cast<scf::ParallelOp>(loops->front())
-                         : scf::ParallelOp();
-          if (!par) {
-            done = linalgOp.emitError("cannot lower to loops for the GPU");
-          } else {
-            rewriter.eraseOp(linalgOp);
-            done = launchParallel(rewriter, par, blockSize);
-          }
+          FailureOr<scf::ParallelOp> par = toParallelLoop(rewriter, linalgOp);
+          done = succeeded(par) ? launchParallel(rewriter, *par, blockSize)
+                                : failure();
         }
       } else if (!runsOnHost(&op)) {
         done = op.emitError("cannot run on the host of a CUDA model (not a "
