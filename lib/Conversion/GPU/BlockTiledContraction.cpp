@@ -230,22 +230,29 @@ LogicalResult emitBlockTiledContraction(RewriterBase &rewriter,
     return SmallVector<Value>{t, m.c(i), m.c(j)};
   };
 
+  // A phase visiting each output (i, j) that thread t owns.
+  auto ownedPhase = [&](function_ref<void(OpBuilder &, IndexMath &, Value,
+                                          const Owned &, int64_t, int64_t)>
+                            visit) {
+    buildThreadPhase(rewriter, loc, threads,
+                     [&](OpBuilder &b, Location l, Value t) {
+                       IndexMath m{b, l};
+                       Owned o = owned(m, t);
+                       for (int64_t i = 0; i < tile.tm; ++i)
+                         for (int64_t j = 0; j < tile.tn; ++j)
+                           visit(b, m, t, o, i, j);
+                     });
+  };
+
   // The accumulators start from the fill value or the output (its init: a
   // bias, a residual...).
-  buildThreadPhase(
-      rewriter, loc, threads, [&](OpBuilder &b, Location l, Value t) {
-        IndexMath m{b, l};
-        Owned o = owned(m, t);
-        for (int64_t i = 0; i < tile.tm; ++i)
-          for (int64_t j = 0; j < tile.tn; ++j) {
-            Value v =
-                initValue
-                    ? initValue
-                    : m.loadOrZero(m.both(o.rowOk[i], o.colOk[j]), out,
-                                   at(outMap, o.rows[i], o.cols[j], zero));
-            memref::StoreOp::create(b, l, v, acc, accIndex(m, t, i, j));
-          }
-      });
+  ownedPhase([&](OpBuilder &b, IndexMath &m, Value t, const Owned &o, int64_t i,
+                 int64_t j) {
+    Value v = initValue ? initValue
+                        : m.loadOrZero(m.both(o.rowOk[i], o.colOk[j]), out,
+                                       at(outMap, o.rows[i], o.cols[j], zero));
+    memref::StoreOp::create(b, m.loc, v, acc, accIndex(m, t, i, j));
+  });
 
   auto kLoop = scf::ForOp::create(rewriter, loc, zero, kSize, im.c(tile.bk));
   {
@@ -299,21 +306,17 @@ LogicalResult emitBlockTiledContraction(RewriterBase &rewriter,
         });
   }
 
-  buildThreadPhase(
-      rewriter, loc, threads, [&](OpBuilder &b, Location l, Value t) {
-        IndexMath m{b, l};
-        Owned o = owned(m, t);
-        for (int64_t i = 0; i < tile.tm; ++i)
-          for (int64_t j = 0; j < tile.tn; ++j) {
-            auto ifOp = scf::IfOp::create(b, l, m.both(o.rowOk[i], o.colOk[j]),
-                                          /*withElse=*/false);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-            Value v = memref::LoadOp::create(b, l, acc, accIndex(m, t, i, j));
-            memref::StoreOp::create(b, l, v, out,
-                                    at(outMap, o.rows[i], o.cols[j], zero));
-          }
-      });
+  // Each thread stores its outputs that lie inside the tile.
+  ownedPhase([&](OpBuilder &b, IndexMath &m, Value t, const Owned &o, int64_t i,
+                 int64_t j) {
+    auto ifOp = scf::IfOp::create(b, m.loc, m.both(o.rowOk[i], o.colOk[j]),
+                                  /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value v = memref::LoadOp::create(b, m.loc, acc, accIndex(m, t, i, j));
+    memref::StoreOp::create(b, m.loc, v, out,
+                            at(outMap, o.rows[i], o.cols[j], zero));
+  });
   rewriter.eraseOp(op);
   return success();
 }
