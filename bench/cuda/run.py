@@ -40,10 +40,23 @@ def prepare(args):
                                                  "make_models.py"),
                     "--out", out] + list(MODELS), check=True)
     for name in MODELS:
+        report = os.path.join(out, name + ".report.json")
         subprocess.run([os.path.join(args.bin, "mlc-compile"),
                         os.path.join(out, name + ".onnx"), "--target=cuda",
+                        "--report", report,
                         "-o", os.path.join(out, name + ".so")], check=True)
-        print("compiled", name)
+        # What ptxas said of the sm_90 kernels: a spill or a stack frame
+        # in a hot kernel is worth knowing before timing it.
+        with open(report) as f:
+            kernels = [k for k in json.load(f)["cuda_kernels"]
+                       if k["chip"] == "sm_90"]
+        print("compiled %s: %d kernels, %d shared-memory tiled, max %d "
+              "registers, %d with a stack frame or spills" % (
+                  name, len(kernels),
+                  sum(k["shared_bytes"] > 0 for k in kernels),
+                  max(k["registers"] for k in kernels),
+                  sum(k["stack_bytes"] + k["spill_store_bytes"] > 0
+                      for k in kernels)))
 
 
 def measure(args):
