@@ -102,7 +102,8 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
            << (text ? (*text)->getBuffer() : "");
   }
 
-  LogicalResult assemble(gpu::BinaryOp binary) {
+  LogicalResult assemble(gpu::BinaryOp binary,
+                         SmallVectorImpl<Attribute> &kernels) {
     TempFiles temps;
     FailureOr<std::string> ptxas = tool(getOperation(), "ptxas");
     FailureOr<std::string> fatbinary = tool(getOperation(), "fatbinary");
@@ -135,7 +136,7 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
               {"-arch=sm_" + chip.str(), optLevel, "-v", *ptx, "-o", *cubin},
               temps, &log)))
         return failure();
-      recordResources("sm_" + chip.str(), log);
+      recordResources("sm_" + chip.str(), log, kernels);
       fatArgs.push_back("--image3=kind=elf,sm=" + chip.str() +
                         ",file=" + *cubin);
       if (!newest || chip.compare_numeric(newest.getChip().drop_front(3)) > 0) {
@@ -170,7 +171,8 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
 
   /// What ptxas -v said each kernel uses, for the compile report: a spill
   /// or a stack frame in a hot kernel is a performance bug worth seeing.
-  void recordResources(StringRef chip, StringRef log) {
+  void recordResources(StringRef chip, StringRef log,
+                       SmallVectorImpl<Attribute> &kernels) {
     MLIRContext *ctx = &getContext();
     llvm::Regex entry("Compiling entry function '([^']+)'");
     llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
@@ -199,7 +201,6 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
                             StringAttr::get(ctx, m[1]));
         fields.emplace_back(StringAttr::get(ctx, "chip"),
                             StringAttr::get(ctx, chip));
-        number("shared_bytes", "0");
       } else if (fields.empty()) {
         continue;
       } else if (frame.match(line, &m)) {
@@ -208,27 +209,21 @@ struct AssembleFatbin : mlc::impl::AssembleFatbinBase<AssembleFatbin> {
         number("spill_load_bytes", m[3]);
       } else if (used.match(line, &m)) {
         number("registers", m[1]);
-        if (smem.match(line, &m)) {
-          fields.erase(llvm::find_if(fields, [](NamedAttribute a) {
-            return a.getName() == "shared_bytes";
-          }));
-          number("shared_bytes", m[1]);
-        }
+        number("shared_bytes", smem.match(line, &m) ? m[1] : "0");
       }
     }
     flush();
   }
 
   void runOnOperation() override {
+    SmallVector<Attribute> kernels;
     for (auto binary : getOperation().getOps<gpu::BinaryOp>())
-      if (failed(assemble(binary)))
+      if (failed(assemble(binary, kernels)))
         return signalPassFailure();
     // mlc-compile --report lists them.
     getOperation()->setAttr("mlc.cuda_kernels",
                             ArrayAttr::get(&getContext(), kernels));
   }
-
-  SmallVector<Attribute> kernels;
 };
 
 } // namespace
