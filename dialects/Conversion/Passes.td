@@ -248,6 +248,28 @@ def PadInPlace : Pass<"mlc-pad-in-place", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def ConcatInPlace : Pass<"mlc-concat-in-place", "mlir::func::FuncOp"> {
+  let summary = "Let the kernels computing a concatenation's inputs write "
+                "into their slices of it";
+  let description = [{
+    A concatenation lowers to a chain of `tensor.insert_slice`s into a
+    `tensor.empty`: bufferized as is, each input is computed into a buffer
+    of its own and then copied into the result. For every such chain (two
+    or more inserts with static offsets and sizes, unit strides, each
+    insert's result used only by the next), the chain's empty tensor
+    becomes a `bufferization.alloc_tensor`, and for each input whose kernel
+    writes a fresh tensor of this block (the tensor.empty at the end of its
+    destination chain, as mlc-pad-in-place traces it) that tensor becomes
+    the input's slice of the concatenation, so that bufferization makes
+    the insert a self-copy that folds away. An input with other users (a
+    DenseNet feature map that several concatenations read), a block
+    argument or a constant keeps its copy. Runs before mlc-pad-in-place so
+    that a padded concatenation is written inside the padded tensor.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
   let summary = "Tile the remaining linalg ops into vector-width tiles and "
                 "vectorize them";

@@ -113,7 +113,7 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
          "vector-bits=" + std::to_string(o.vectorBits) +
          " vector-registers=" + std::to_string(o.vectorRegisters) +
          (o.parallel ? "" : " parallel-min-work=0") +
-         "},mlc-pad-in-place,mlc-vectorize-kernels{vector-bits=" +
+         "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-bits=" +
          std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
          (o.reassociateFPReductions ? "true" : "false") +
          (o.parallel ? "" : " parallel-min-work=0") + "}),"

@@ -177,6 +177,79 @@ def make_encoder_layer():
                                       batch_first=True), (2, 16, 64)
 
 
+class Branches(nn.Module):
+    """Runs every branch on the input and returns their outputs flattened
+    and concatenated: one reference file checks every kernel path."""
+
+    def __init__(self, *branches):
+        super().__init__()
+        self.branches = nn.ModuleList(branches)
+
+    def forward(self, x):
+        return torch.cat([b(x).flatten(1) for b in self.branches], 1)
+
+
+class Residual(nn.Module):
+    def __init__(self, body):
+        super().__init__()
+        self.body = body
+
+    def forward(self, x):
+        return torch.relu(self.body(x) + x)
+
+
+def make_grouped_convs():
+    """Grouped convolutions (one kernel over all groups): group widths that
+    do not divide the vector width (3 -> 5), a channel multiplier (groups =
+    in channels, 2 outputs each), a residual add as epilogue, stride 2 and
+    dilation 2, on an odd 9x11 map with batch 2."""
+    return Branches(
+        nn.Sequential(nn.Conv2d(12, 20, 3, padding=1, groups=4), nn.ReLU()),
+        nn.Conv2d(12, 24, 3, stride=2, padding=1, groups=12),
+        Residual(nn.Conv2d(12, 12, 1, groups=6)),
+        nn.Conv2d(12, 12, 3, padding=2, dilation=2, groups=3, bias=False),
+    ), (2, 12, 9, 11)
+
+
+def make_depthwise_convs():
+    """Depthwise convolutions 3x3/5x5/7x7, stride 1 and 2, padded and not,
+    ReLU6 fused, on a 13x13 map (vector tails) and on a 1x1 map."""
+    return Branches(
+        nn.Sequential(nn.Conv2d(16, 16, 3, 2, 1, groups=16), nn.ReLU6()),
+        nn.Conv2d(16, 16, 5, 2, 2, groups=16),
+        nn.Conv2d(16, 16, 7, 1, 3, groups=16),
+        nn.Conv2d(16, 16, 3, 1, 0, groups=16, bias=False),
+        nn.Sequential(nn.AdaptiveAvgPool2d(1),
+                      nn.Conv2d(16, 16, 3, 1, 1, groups=16), nn.ReLU()),
+    ), (1, 16, 13, 13)
+
+
+class StemAndConcat(nn.Module):
+    """A strided 7x7 stem on 3 channels, then concatenations: of two
+    branches (written in place) followed by a padded 3x3 convolution, of an
+    activation other kernels also read (copied), of the input."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 7, 2, 3)
+        self.b1 = nn.Conv2d(16, 8, 1)
+        self.b2 = nn.Conv2d(16, 12, 3, padding=1)
+        self.fuse = nn.Conv2d(20, 8, 3, padding=1)
+        self.pool = nn.MaxPool2d(2, 2)
+
+    def forward(self, x):
+        t = torch.relu(self.stem(x))
+        u = self.fuse(torch.cat([torch.relu(self.b1(t)), self.b2(t)], 1))
+        dense = torch.cat([t, u], 1)
+        shallow = torch.cat([self.pool(x), self.pool(x) * 2], 1)
+        return torch.cat([u.flatten(1), dense.flatten(1), shallow.flatten(1)],
+                         1)
+
+
+def make_stem_and_concat():
+    return StemAndConcat(), (1, 3, 33, 35)
+
+
 MODELS = {
     "mobilenet_v2": make_mobilenet_v2,
     "encoder_layer": make_encoder_layer,
@@ -185,6 +258,9 @@ MODELS = {
     "transformer_block": make_transformer_block,
     "small_cnn": make_small_cnn,
     "mlp_shape_chain": make_mlp_shape_chain,
+    "grouped_convs": make_grouped_convs,
+    "depthwise_convs": make_depthwise_convs,
+    "stem_and_concat": make_stem_and_concat,
 }
 
 # Op types each export must contain: what the model is there to test.
@@ -197,6 +273,9 @@ REQUIRED_OPS = {
                   "GlobalAveragePool", "Flatten", "Gemm"},
     "mlp_shape_chain": {"Shape", "Gather", "Unsqueeze", "Concat", "Reshape"},
     "recurrent": {"LSTM", "GRU", "RNN"},
+    "grouped_convs": {"Conv", "Relu", "Add", "Concat"},
+    "depthwise_convs": {"Conv", "Clip", "Relu", "GlobalAveragePool", "Concat"},
+    "stem_and_concat": {"Conv", "Relu", "Concat", "MaxPool", "Mul"},
     "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",
                      "GlobalAveragePool", "Gemm"},
     "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},

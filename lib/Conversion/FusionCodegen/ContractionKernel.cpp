@@ -41,6 +41,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlc;
 using namespace mlc::codegen;
@@ -212,8 +214,13 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
   if (yield.getNumOperands() != 1)
     return std::nullopt;
-  auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
-  if (!root)
+  // A grouped convolution's result is collapsed from [N, G, O/G, OH, OW]
+  // after the kernel: a view.
+  Value result = yield.getOperand(0);
+  if (auto collapse = result.getDefiningOp<tensor::CollapseShapeOp>())
+    result = collapse.getSrc();
+  auto root = result.getDefiningOp<linalg::GenericOp>();
+  if (!root || !root->hasOneUse())
     return std::nullopt;
   Plan p;
   if (isContraction(root)) {
@@ -399,6 +406,8 @@ private:
   SmallVector<Value> indices(const Access &a, const Point &pt, int64_t i,
                              int64_t j);
   Value read(const Access &a, const Point &pt, int64_t i, int64_t j);
+  /// The largest value index `result` of `a` takes over the loop bounds.
+  int64_t maxIndex(const Access &a, unsigned result) const;
   Value tile(Value dest, Point pt);
   Value loops(Value dest, Point pt, unsigned level);
   void pack(Access &a);
@@ -428,6 +437,20 @@ SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
     out.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
   }
   return out;
+}
+
+int64_t Emitter::maxIndex(const Access &a, unsigned result) const {
+  std::optional<SmallVector<int64_t>> form =
+      linearForm(a.map.getResult(result), p.numLoops);
+  if (!form)
+    return std::numeric_limits<int64_t>::max() / 2;
+  int64_t max = form->back();
+  for (unsigned d = 0; d < p.numLoops; ++d) {
+    if ((*form)[d] < 0)
+      return std::numeric_limits<int64_t>::max() / 2;
+    max += (*form)[d] * (p.bounds[d] - 1);
+  }
+  return max;
 }
 
 Value Emitter::read(const Access &a, const Point &pt, int64_t i, int64_t j) {
@@ -468,10 +491,18 @@ Value Emitter::read(const Access &a, const Point &pt, int64_t i, int64_t j) {
   if (a.nStride == 1)
     return vector::TransferReadOp::create(b, loc, vecType, a.tensor, idx, zero,
                                           ArrayRef<bool>{full});
-  // Strided along n: one wide masked read, then every stride-th lane.
+  // Strided along n: one wide read, then every stride-th lane. It reads
+  // stride - 1 elements past the last lane it needs; when even the largest
+  // index the contraction reads leaves that much room (a padded row), a
+  // full vector's read is in bounds: a plain load, not a masked one
+  // (vmaskmovps is microcoded on AMD and took 80% of a stride-2 depthwise
+  // convolution).
   auto wide = VectorType::get({p.vw * a.nStride}, elt);
+  bool inBounds = full && maxIndex(a, a.nResult) + a.nStride - 1 <
+                              cast<RankedTensorType>(a.tensor.getType())
+                                  .getDimSize(a.nResult);
   Value v = vector::TransferReadOp::create(b, loc, wide, a.tensor, idx, zero,
-                                           ArrayRef<bool>{false});
+                                           ArrayRef<bool>{inBounds});
   SmallVector<int64_t> lanes;
   for (int64_t l = 0; l < p.vw; ++l)
     lanes.push_back(l * a.nStride);

@@ -11,6 +11,7 @@
 #define MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -47,6 +48,12 @@ mlir::LogicalResult
 tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
                    const mlir::scf::SCFTileAndFuseOptions &options,
                    llvm::StringRef error);
+
+/// The tensor.empty that `v`'s buffer comes from when every value on the
+/// way is used once: through destination-style ops (linalg, insert_slice,
+/// ...), scf.forall shared outputs and scf.for iter_args. Replacing it by a
+/// slice of a larger tensor makes the kernel computing `v` write there.
+mlir::tensor::EmptyOp findDestinationRoot(mlir::Value v);
 
 /// Moves the group's body in front of it and forwards its results.
 void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);

@@ -3,6 +3,9 @@
 #include "KernelSchedules.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/IR/AffineExprVisitor.h"
 
 using namespace mlir;
@@ -53,6 +56,15 @@ mlc::codegen::singleUseElementwiseFusion(MLIRContext *ctx) {
   RewritePatternSet fusion(ctx);
   linalg::populateElementwiseOpsFusionPatterns(
       fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
+  // A grouped convolution is computed as [N, G, O/G, OH, OW] and collapsed
+  // to [N, O, OH, OW]; its elementwise epilogue moves above the collapse
+  // (computed in the grouped shape) so that it fuses with the convolution.
+  linalg::populateFoldReshapeOpsByExpansionPatterns(
+      fusion, [](OpOperand *operand) {
+        auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+        return collapse && collapse->hasOneUse() &&
+               collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+      });
   return FrozenRewritePatternSet(std::move(fusion));
 }
 
@@ -70,4 +82,27 @@ mlc::codegen::tileAndFuseInPlace(RewriterBase &rewriter, TilingInterface op,
     if (Value repl = result->replacements.lookup(res))
       rewriter.replaceAllUsesWith(res, repl);
   return success();
+}
+
+tensor::EmptyOp mlc::codegen::findDestinationRoot(Value v) {
+  while (v.hasOneUse()) {
+    auto result = dyn_cast<OpResult>(v);
+    if (!result)
+      return {};
+    Operation *op = result.getOwner();
+    if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      return empty;
+    if (auto forall = dyn_cast<scf::ForallOp>(op)) {
+      v = forall.getTiedOpOperand(result)->get();
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      v = loop.getInitsMutable()[result.getResultNumber()].get();
+    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
+      if (!dps.hasPureTensorSemantics())
+        return {};
+      v = dps.getTiedOpOperand(result)->get();
+    } else {
+      return {};
+    }
+  }
+  return {};
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelSchedules.h"
 #include "mlc/Conversion/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -103,32 +104,6 @@ Value buildBorder(RewriterBase &rewriter, Pad &pad, DominanceInfo &dominance) {
   return acc;
 }
 
-/// The tensor.empty that `v`'s buffer comes from when every value on the
-/// way is used once: through destination-style ops (linalg, insert_slice,
-/// ...), scf.forall shared outputs and scf.for iter_args.
-tensor::EmptyOp findDestinationRoot(Value v) {
-  while (v.hasOneUse()) {
-    auto result = dyn_cast<OpResult>(v);
-    if (!result)
-      return {};
-    Operation *op = result.getOwner();
-    if (auto empty = dyn_cast<tensor::EmptyOp>(op))
-      return empty;
-    if (auto forall = dyn_cast<scf::ForallOp>(op)) {
-      v = forall.getTiedOpOperand(result)->get();
-    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      v = loop.getInitsMutable()[result.getResultNumber()].get();
-    } else if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
-      if (!dps.hasPureTensorSemantics())
-        return {};
-      v = dps.getTiedOpOperand(result)->get();
-    } else {
-      return {};
-    }
-  }
-  return {};
-}
-
 struct PadInPlace : mlc::impl::PadInPlaceBase<PadInPlace> {
   void runOnOperation() override {
     SmallVector<Pad> pads;
@@ -142,7 +117,7 @@ struct PadInPlace : mlc::impl::PadInPlaceBase<PadInPlace> {
       // The source's kernel writes into the interior when its buffer can
       // be traced to an empty tensor in the pad's block (so the border,
       // built just before that empty, dominates the insert).
-      tensor::EmptyOp root = findDestinationRoot(pad.insert.getSource());
+      tensor::EmptyOp root = mlc::codegen::findDestinationRoot(pad.insert.getSource());
       if (root && (root->getBlock() != pad.insert->getBlock() ||
                    root.getType() != pad.insert.getSourceType()))
         root = {};

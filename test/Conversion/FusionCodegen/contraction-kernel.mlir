@@ -160,3 +160,46 @@ func.func @conv_channel_vectors(%x: tensor<1x4x5x5xf32>) -> tensor<1x16x5x5xf32>
   }
   return %0 : tensor<1x16x5x5xf32>
 }
+
+// -----
+
+// A grouped convolution (3 groups of 2 -> 3 channels) is one kernel over
+// all groups: the group is an outer loop, the rows are the group's output
+// channels (an outer product), the relu runs on the accumulators and the
+// [N, G, O/G, OH, OW] result is collapsed to NCHW after the kernel.
+// CHECK-LABEL: func.func @grouped_relu
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for %[[G:.*]] = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK: vector.transfer_read %{{.*}}[%c0, %[[G]], {{.*}} {in_bounds = [true]} : tensor<1x3x2x10x10xf32>, vector<8xf32>
+// CHECK-COUNT-3: vector.fma
+// CHECK: arith.maximumf {{.*}} : vector<8xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<8xf32>, tensor<1x3x3x8x8xf32>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3], [4]] : tensor<1x3x3x8x8xf32> into tensor<1x9x8x8xf32>
+func.func @grouped_relu(%x: tensor<1x6x10x10xf32>, %w: tensor<9x2x3x3xf32>, %b: tensor<9xf32>) -> tensor<1x9x8x8xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x6x10x10xf32>, tensor<9x2x3x3xf32>, tensor<9xf32>) -> tensor<1x9x8x8xf32> {
+  ^bb0(%a: tensor<1x6x10x10xf32>, %c: tensor<9x2x3x3xf32>, %d: tensor<9xf32>):
+    %1 = graph.conv2d %a, %c, %d {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 3 : i64} : (tensor<1x6x10x10xf32>, tensor<9x2x3x3xf32>, tensor<9xf32>) -> tensor<1x9x8x8xf32>
+    %2 = graph.relu %1 : tensor<1x9x8x8xf32>
+    graph.yield %2 : tensor<1x9x8x8xf32>
+  }
+  return %0 : tensor<1x9x8x8xf32>
+}
+
+// -----
+
+// A stride-2 depthwise convolution whose input rows leave room for the wide
+// read's stride - 1 elements past the last lane (8 outputs of a 3-tap
+// window read up to index 16; the rows are 18 wide): full vectors are plain
+// in-bounds reads, not masked ones (@conv_stride2's 9-wide rows are not).
+// CHECK-LABEL: func.func @depthwise_stride2_in_bounds
+// CHECK: vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<1x2x18x18xf32>, vector<16xf32>
+// CHECK: vector.shuffle {{.*}} [0, 2, 4, 6, 8, 10, 12, 14]
+func.func @depthwise_stride2_in_bounds(%x: tensor<1x2x18x18xf32>, %w: tensor<2x1x3x3xf32>) -> tensor<1x2x8x8xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x2x18x18xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x8x8xf32> {
+  ^bb0(%a: tensor<1x2x18x18xf32>, %c: tensor<2x1x3x3xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x18x18xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x8x8xf32>
+    graph.yield %1 : tensor<1x2x8x8xf32>
+  }
+  return %0 : tensor<1x2x8x8xf32>
+}
