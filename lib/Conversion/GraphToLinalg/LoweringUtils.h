@@ -97,6 +97,7 @@ void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+void populateUpsamplingPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc::lowering
 
