@@ -157,37 +157,6 @@ bool isContraction(linalg::GenericOp op) {
   return isMulAddBody(op);
 }
 
-/// An elementwise op whose body we can replay on vectors.
-bool isVectorizableEpilogue(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
-      op.getNumParallelLoops() != op.getNumLoops())
-    return false;
-  if (!op.getIndexingMapsArray().back().isIdentity())
-    return false;
-  if (!op.getRegion().front().getArguments().back().use_empty())
-    return false;
-  for (AffineMap m : op.getIndexingMapsArray())
-    if (!m.isProjectedPermutation())
-      return false;
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
-        inner.getNumRegions() != 0 || inner.getNumResults() != 1)
-      return false;
-    for (Type t : inner.getResultTypes())
-      if (!t.isIntOrIndexOrFloat() || t.isIndex())
-        return false;
-  }
-  return true;
-}
-
-/// The constant a group's block argument (or a value) stands for, if any.
-arith::ConstantOp groupConstant(graph::FusionGroupOp group, Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (arg && arg.getOwner() == &group.getBody().front())
-    v = group.getInputs()[arg.getArgNumber()];
-  return v.getDefiningOp<arith::ConstantOp>();
-}
-
 bool isConstantInput(graph::FusionGroupOp group, Value v) {
   return static_cast<bool>(groupConstant(group, v));
 }
@@ -212,7 +181,15 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
   if (yield.getNumOperands() != 1)
     return std::nullopt;
-  auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
+  Value result = yield.getOperand(0);
+  // conv_transpose2d's [N, Co, H, KH, W, KW] contraction, returned as an
+  // NCHW view: the kernel writes the contraction, the view stays.
+  if (auto view = result.getDefiningOp<tensor::CollapseShapeOp>();
+      view && view.getSrcType().getRank() == 6 &&
+      view.getReassociationIndices() ==
+          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}})
+    result = view.getSrc();
+  auto root = result.getDefiningOp<linalg::GenericOp>();
   if (!root)
     return std::nullopt;
   Plan p;
@@ -545,28 +522,10 @@ Value Emitter::tile(Value dest, Point pt) {
     for (int64_t j = 0; j < vecs; ++j) {
       Value v = acc[i * vecs + j];
       if (p.epilogue) {
-        Block &body = p.epilogue.getRegion().front();
-        IRMapping map;
-        for (auto [k, in] : llvm::enumerate(p.epilogueInputs))
-          map.map(body.getArgument(k), in.tensor ? read(in, pt, i, j) : v);
-        for (Operation &op : body.without_terminator()) {
-          if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-            auto t = VectorType::get({p.vw}, c.getType());
-            map.map(c.getResult(),
-                    arith::ConstantOp::create(
-                        b, loc, DenseElementsAttr::get(t, c.getValue())));
-            continue;
-          }
-          for (Value operand : op.getOperands())
-            if (!map.contains(operand)) {
-              auto t = VectorType::get({p.vw}, operand.getType());
-              map.map(operand, vector::BroadcastOp::create(b, loc, t, operand));
-            }
-          Operation *clone = b.clone(op, map);
-          for (Value r : clone->getResults())
-            r.setType(VectorType::get({p.vw}, r.getType()));
-        }
-        v = map.lookup(body.getTerminator()->getOperand(0));
+        SmallVector<Value> args;
+        for (const Access &in : p.epilogueInputs)
+          args.push_back(in.tensor ? read(in, pt, i, j) : v);
+        v = replayOnVectors(b, loc, p.epilogue.getRegion().front(), args, p.vw);
       }
       bool full = j + 1 < vecs || pt.lastLanes == p.vw;
       SmallVector<Value> idx;

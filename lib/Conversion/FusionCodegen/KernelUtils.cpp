@@ -1,9 +1,13 @@
 //===- KernelUtils.cpp - helpers shared by the kernel schedules ----------===//
 
 #include "KernelSchedules.h"
+#include "mlc/Conversion/ResizeGeneric.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -51,8 +55,13 @@ void mlc::codegen::inlineGroup(RewriterBase &rewriter,
 FrozenRewritePatternSet
 mlc::codegen::singleUseElementwiseFusion(MLIRContext *ctx) {
   RewritePatternSet fusion(ctx);
-  linalg::populateElementwiseOpsFusionPatterns(
-      fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
+  // A resize stays an op of its own: its kernel takes the consumers as an
+  // epilogue (ResizeKernel.cpp).
+  linalg::populateElementwiseOpsFusionPatterns(fusion, [](OpOperand *operand) {
+    Operation *producer = operand->get().getDefiningOp();
+    return operand->get().hasOneUse() &&
+           !(producer && producer->hasAttr(mlc::lowering::kResizeAxesAttr));
+  });
   return FrozenRewritePatternSet(std::move(fusion));
 }
 
@@ -70,4 +79,60 @@ mlc::codegen::tileAndFuseInPlace(RewriterBase &rewriter, TilingInterface op,
     if (Value repl = result->replacements.lookup(res))
       rewriter.replaceAllUsesWith(res, repl);
   return success();
+}
+
+Value mlc::codegen::replayOnVectors(OpBuilder &b, Location loc, Block &body,
+                                    ArrayRef<Value> args, int64_t lanes) {
+  IRMapping map;
+  for (auto [k, v] : llvm::enumerate(args))
+    map.map(body.getArgument(k), v);
+  for (Operation &op : body.without_terminator()) {
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      auto t = VectorType::get({lanes}, c.getType());
+      map.map(c.getResult(),
+              arith::ConstantOp::create(
+                  b, loc, DenseElementsAttr::get(t, c.getValue())));
+      continue;
+    }
+    // Values from outside the body are the same in every lane.
+    for (Value operand : op.getOperands())
+      if (!map.contains(operand)) {
+        auto t = VectorType::get({lanes}, operand.getType());
+        map.map(operand, vector::BroadcastOp::create(b, loc, t, operand));
+      }
+    Operation *clone = b.clone(op, map);
+    for (Value r : clone->getResults())
+      r.setType(VectorType::get({lanes}, r.getType()));
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
+}
+
+bool mlc::codegen::isVectorizableEpilogue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  if (!op.getIndexingMapsArray().back().isIdentity())
+    return false;
+  if (!op.getRegion().front().getArguments().back().use_empty())
+    return false;
+  for (AffineMap m : op.getIndexingMapsArray())
+    if (!m.isProjectedPermutation())
+      return false;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+        inner.getNumRegions() != 0 || inner.getNumResults() != 1)
+      return false;
+    for (Type t : inner.getResultTypes())
+      if (!t.isIntOrIndexOrFloat() || t.isIndex())
+        return false;
+  }
+  return true;
+}
+
+arith::ConstantOp mlc::codegen::groupConstant(graph::FusionGroupOp group,
+                                              Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (arg && arg.getOwner() == &group.getBody().front())
+    v = group.getInputs()[arg.getArgNumber()];
+  return v.getDefiningOp<arith::ConstantOp>();
 }

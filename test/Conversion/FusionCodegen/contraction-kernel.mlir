@@ -160,3 +160,37 @@ func.func @conv_channel_vectors(%x: tensor<1x4x5x5xf32>) -> tensor<1x16x5x5xf32>
   }
   return %0 : tensor<1x16x5x5xf32>
 }
+
+// -----
+
+// conv_transpose2d (stride = kernel = 2): the contraction over Ci writes
+// [N, Co, H, KH, W, KW], viewed as NCHW after the kernel. Vectors run along
+// the 16 output channels of the filter, packed at compile time as
+// [KH, KW, Co/16, Ci, 16]; rows are 5 input columns (then a 2-column
+// tail), each a broadcast input element; the bias initializes the
+// accumulators and each tile is stored transposed.
+// CHECK-LABEL: func.func @conv_transpose2d
+// CHECK-SAME: (%[[X:.*]]: tensor<1x5x3x7xf32>, %[[B:.*]]: tensor<16xf32>)
+// CHECK: %[[P:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x1x5x16xf32>
+// CHECK: scf.for %[[H:.*]] = %c0 to %c3
+// CHECK: scf.for %[[I:.*]] = %c0 to %c2
+// CHECK: scf.for %[[J:.*]] = %c0 to %c2
+// CHECK: %[[B0:.*]] = vector.transfer_read %[[B]][%c0]
+// CHECK: scf.for %[[K:.*]] = %c0 to %c5 step %c1 iter_args(%{{.*}} = %[[B0]],
+// CHECK: tensor.extract %[[X]][%c0, %[[K]], %[[H]], %c0]
+// CHECK: vector.transfer_read %[[P]][%[[I]], %[[J]], %c0, %[[K]], %c0]
+// CHECK-COUNT-10: vector.fma
+// CHECK: linalg.transpose
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[H]], %[[I]], 0, %[[J]]] [1, 16, 1, 1, 5, 1]
+// CHECK-COUNT-4: vector.fma
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[H]], %[[I]], 5, %[[J]]] [1, 16, 1, 1, 2, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x16x3x2x7x2xf32> into tensor<1x16x6x14xf32>
+func.func @conv_transpose2d(%x: tensor<1x5x3x7xf32>, %b: tensor<16xf32>) -> tensor<1x16x6x14xf32> {
+  %w = graph.constant dense<0.5> : tensor<5x16x2x2xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x5x3x7xf32>, tensor<5x16x2x2xf32>, tensor<16xf32>) -> tensor<1x16x6x14xf32> {
+  ^bb0(%a: tensor<1x5x3x7xf32>, %c: tensor<5x16x2x2xf32>, %d: tensor<16xf32>):
+    %1 = graph.conv_transpose2d %a, %c, %d {strides = array<i64: 2, 2>} : (tensor<1x5x3x7xf32>, tensor<5x16x2x2xf32>, tensor<16xf32>) -> tensor<1x16x6x14xf32>
+    graph.yield %1 : tensor<1x16x6x14xf32>
+  }
+  return %0 : tensor<1x16x6x14xf32>
+}
