@@ -52,8 +52,8 @@ tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
                    llvm::StringRef error);
 
 /// An all-parallel elementwise generic (identity result map, projected
-/// permutations, arith/math body not reading its output) whose body
-/// replayOnVectors can clone.
+/// permutations with broadcast zeros, arith/math body not reading its
+/// output) whose body replayOnVectors can clone.
 bool isVectorizableEpilogue(mlir::linalg::GenericOp op);
 
 /// The constant a group's block argument (or a value) stands for, if any.

@@ -115,8 +115,10 @@ bool mlc::codegen::isVectorizableEpilogue(linalg::GenericOp op) {
     return false;
   if (!op.getRegion().front().getArguments().back().use_empty())
     return false;
+  // Broadcast operands ([1, C, 1, 1] against NCHW) read index 0 along the
+  // dims they lack: a scalar per vector, like an operand missing the dim.
   for (AffineMap m : op.getIndexingMapsArray())
-    if (!m.isProjectedPermutation())
+    if (!m.isProjectedPermutation(/*allowZeroInResults=*/true))
       return false;
   for (Operation &inner : op.getRegion().front().without_terminator()) {
     if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||

@@ -194,3 +194,25 @@ func.func @conv_transpose2d(%x: tensor<1x5x3x7xf32>, %b: tensor<16xf32>) -> tens
   }
   return %0 : tensor<1x16x6x14xf32>
 }
+
+// -----
+
+// A broadcast epilogue operand ([1, C, 1, 1], LR-ASPP's attention scale)
+// is read once per vector as a scalar: the group stays a kernel.
+// CHECK-LABEL: func.func @conv_scale_epilogue
+// CHECK-NOT: linalg.generic
+// CHECK: vector.fma
+// CHECK: %[[S:.*]] = tensor.extract %{{.*}}[%c0, %{{.*}}, %c0, %c0] : tensor<1x4x1x1xf32>
+// CHECK: %[[SV:.*]] = vector.broadcast %[[S]]
+// CHECK: arith.mulf %{{.*}}, %[[SV]] : vector<8xf32>
+func.func @conv_scale_epilogue(%x: tensor<1x6x2x8xf32>, %s: tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<4x6x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %s) : (tensor<1x6x2x8xf32>, tensor<4x6x1x1xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32> {
+  ^bb0(%a: tensor<1x6x2x8xf32>, %c: tensor<4x6x1x1xf32>, %d: tensor<1x4x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x6x2x8xf32>, tensor<4x6x1x1xf32>) -> tensor<1x4x2x8xf32>
+    %2 = graph.relu %1 : tensor<1x4x2x8xf32>
+    %3 = graph.mul %2, %d : (tensor<1x4x2x8xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32>
+    graph.yield %3 : tensor<1x4x2x8xf32>
+  }
+  return %0 : tensor<1x4x2x8xf32>
+}

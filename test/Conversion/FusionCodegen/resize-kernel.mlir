@@ -84,6 +84,40 @@ func.func @nearest(%x: tensor<3x5xf32>) -> tensor<3x10xf32> {
 
 // -----
 
+// Only an outer axis: rows are contiguous vectors, no shuffles. The
+// epilogue reads a row operand as vectors and a per-row operand as a
+// broadcast scalar; the 3-column tail loads and stores masked.
+// CHECK-LABEL: func.func @rows_epilogue
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x11xf32>, %[[Y:.*]]: tensor<2x1x11xf32>, %[[S:.*]]: tensor<2x6x1xf32>)
+// CHECK-NOT: vector.shuffle
+// CHECK: scf.for %[[N:.*]] = %c0 to %c2
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c6
+// CHECK: vector.transfer_read %[[X]][%[[N]], %{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK: vector.transfer_read %[[X]][%[[N]], %{{.*}}, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[YV:.*]] = vector.transfer_read %[[Y]][%[[N]], %c0, %c0], %{{.*}} {in_bounds = [true]}
+// CHECK: %[[SV:.*]] = tensor.extract %[[S]][%[[N]], %[[OH]], %c0]
+// CHECK: %[[SB:.*]] = vector.broadcast %[[SV]]
+// CHECK: %[[E:.*]] = arith.addf %[[SUM]], %[[YV]]
+// CHECK: %[[M:.*]] = arith.mulf %[[E]], %[[SB]]
+// CHECK: vector.transfer_write %[[M]], %{{.*}}[%[[N]], %[[OH]], %c0] {in_bounds = [true]}
+// CHECK: vector.transfer_read %[[X]][%[[N]], %{{.*}}, %c8], %{{.*}} : tensor<2x3x11xf32>, vector<8xf32>
+// CHECK: vector.transfer_write %{{.*}}[%[[N]], %[[OH]], %c8] : vector<8xf32>, tensor<2x6x11xf32>
+func.func @rows_epilogue(%x: tensor<2x3x11xf32>, %y: tensor<2x1x11xf32>, %s: tensor<2x6x1xf32>) -> tensor<2x6x11xf32> {
+  %i = graph.constant dense<[[0, 0, 0, 1, 1, 2], [0, 1, 1, 2, 2, 2]]> : tensor<2x6xi64>
+  %w = graph.constant dense<[[1.0, 0.75, 0.25, 0.75, 0.25, 1.0], [0.0, 0.25, 0.75, 0.25, 0.75, 0.0]]> : tensor<2x6xf32>
+  %0 = graph.fusion_group "resize"(%x, %i, %w, %y, %s) : (tensor<2x3x11xf32>, tensor<2x6xi64>, tensor<2x6xf32>, tensor<2x1x11xf32>, tensor<2x6x1xf32>) -> tensor<2x6x11xf32> {
+  ^bb0(%a: tensor<2x3x11xf32>, %b: tensor<2x6xi64>, %c: tensor<2x6xf32>, %d: tensor<2x1x11xf32>, %e: tensor<2x6x1xf32>):
+    %1 = graph.resize %a, [%b], [%c] {axes = array<i64: 1>} : (tensor<2x3x11xf32>, tensor<2x6xi64>, tensor<2x6xf32>) -> tensor<2x6x11xf32>
+    %2 = graph.add %1, %d : (tensor<2x6x11xf32>, tensor<2x1x11xf32>) -> tensor<2x6x11xf32>
+    %3 = graph.mul %2, %e : (tensor<2x6x11xf32>, tensor<2x6x1xf32>) -> tensor<2x6x11xf32>
+    graph.yield %3 : tensor<2x6x11xf32>
+  }
+  return %0 : tensor<2x6x11xf32>
+}
+
+// -----
+
 // align_corners 4 -> 7: one tile, emitted on its own; a dimension of size
 // 1 is no loop.
 // CHECK-LABEL: func.func @align_corners
