@@ -164,12 +164,8 @@ bool isConstantInput(graph::FusionGroupOp group, Value v) {
 /// The float values of a constant operand, dense or resource-backed.
 std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
                                                Value v) {
-  arith::ConstantOp cst = groupConstant(group, v);
-  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
-  if (!attr)
-    return std::nullopt;
-  FailureOr<graph::HostTensor> t = graph::fromElementsAttr(attr);
-  if (failed(t))
+  std::optional<graph::HostTensor> t = groupConstantTensor(group, v);
+  if (!t || t->getKind() != graph::ElementKind::F32)
     return std::nullopt;
   ArrayRef<float> values = t->values<float>();
   return SmallVector<float>(values.begin(), values.end());
@@ -192,27 +188,13 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   auto root = result.getDefiningOp<linalg::GenericOp>();
   if (!root)
     return std::nullopt;
+  std::optional<KernelRoot> kr = matchKernelRoot(root, isContraction);
+  if (!kr || (kr->epilogue && kr->epilogue.getNumLoops() !=
+                                  kr->op.getNumParallelLoops()))
+    return std::nullopt;
   Plan p;
-  if (isContraction(root)) {
-    p.contraction = root;
-  } else {
-    if (!isVectorizableEpilogue(root))
-      return std::nullopt;
-    for (OpOperand *in : root.getDpsInputOperands()) {
-      auto c = in->get().getDefiningOp<linalg::GenericOp>();
-      if (!c || !isContraction(c))
-        continue;
-      if (p.contraction || !c->hasOneUse() ||
-          !root.getMatchingIndexingMap(in).isIdentity())
-        return std::nullopt;
-      p.contraction = c;
-    }
-    if (!p.contraction)
-      return std::nullopt;
-    p.epilogue = root;
-    if (root.getNumLoops() != p.contraction.getNumParallelLoops())
-      return std::nullopt;
-  }
+  p.contraction = kr->op;
+  p.epilogue = kr->epilogue;
   linalg::GenericOp c = p.contraction;
   p.numLoops = c.getNumLoops();
   p.numParallel = c.getNumParallelLoops();

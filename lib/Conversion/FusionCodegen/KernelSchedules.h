@@ -10,6 +10,7 @@
 #ifndef MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 #define MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 
+#include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -56,9 +57,26 @@ tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
 /// output) whose body replayOnVectors can clone.
 bool isVectorizableEpilogue(mlir::linalg::GenericOp op);
 
+/// A group's result split into the op a kernel computes and the elementwise
+/// epilogue applied to it (null when the result is the op itself).
+struct KernelRoot {
+  mlir::linalg::GenericOp op, epilogue;
+};
+
+/// `root` itself when `isKernel` accepts it, else `root` as the vectorizable
+/// epilogue of the one accepted producer it reads (single use, identity
+/// map); nullopt otherwise.
+std::optional<KernelRoot>
+matchKernelRoot(mlir::linalg::GenericOp root,
+                llvm::function_ref<bool(mlir::linalg::GenericOp)> isKernel);
+
 /// The constant a group's block argument (or a value) stands for, if any.
 mlir::arith::ConstantOp groupConstant(graph::FusionGroupOp group,
                                       mlir::Value v);
+
+/// The value of that constant, dense or resource-backed, if it decodes.
+std::optional<graph::HostTensor> groupConstantTensor(graph::FusionGroupOp group,
+                                                     mlir::Value v);
 
 /// Clones the arith/math ops of an elementwise body with `lanes`-wide vector
 /// types, its block arguments bound to `args` (vectors), and returns the

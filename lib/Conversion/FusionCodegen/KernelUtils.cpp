@@ -2,6 +2,7 @@
 
 #include "KernelSchedules.h"
 #include "mlc/Conversion/ResizeGeneric.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -137,4 +138,37 @@ arith::ConstantOp mlc::codegen::groupConstant(graph::FusionGroupOp group,
   if (arg && arg.getOwner() == &group.getBody().front())
     v = group.getInputs()[arg.getArgNumber()];
   return v.getDefiningOp<arith::ConstantOp>();
+}
+
+std::optional<mlc::graph::HostTensor>
+mlc::codegen::groupConstantTensor(mlc::graph::FusionGroupOp group, Value v) {
+  arith::ConstantOp cst = groupConstant(group, v);
+  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
+  if (!attr)
+    return std::nullopt;
+  FailureOr<mlc::graph::HostTensor> t = mlc::graph::fromElementsAttr(attr);
+  if (failed(t))
+    return std::nullopt;
+  return std::move(*t);
+}
+
+std::optional<mlc::codegen::KernelRoot> mlc::codegen::matchKernelRoot(
+    linalg::GenericOp root, function_ref<bool(linalg::GenericOp)> isKernel) {
+  if (isKernel(root))
+    return KernelRoot{root, {}};
+  if (!isVectorizableEpilogue(root))
+    return std::nullopt;
+  std::optional<KernelRoot> result;
+  for (OpOperand *in : root.getDpsInputOperands()) {
+    auto op = in->get().getDefiningOp<linalg::GenericOp>();
+    if (!op || !isKernel(op))
+      continue;
+    // One kernel op, computed once: the epilogue reads it element by
+    // element and nothing else does.
+    if (result || !op->hasOneUse() ||
+        !root.getMatchingIndexingMap(in).isIdentity())
+      return std::nullopt;
+    result = KernelRoot{op, root};
+  }
+  return result;
 }

@@ -97,24 +97,12 @@ bool isF32Tensor(Value v) {
   return t && t.hasStaticShape() && t.getElementType().isF32();
 }
 
-std::optional<graph::HostTensor> constantTable(graph::FusionGroupOp group,
-                                               Value v) {
-  arith::ConstantOp cst = groupConstant(group, v);
-  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
-  if (!attr)
-    return std::nullopt;
-  FailureOr<graph::HostTensor> t = graph::fromElementsAttr(attr);
-  if (failed(t))
-    return std::nullopt;
-  return std::move(*t);
-}
-
 /// Reads one axis' tables; false unless they are constants with indices in
 /// range (the generic clamps; the kernel needs no clamp then).
 bool readAxis(graph::FusionGroupOp group, const lowering::ResizeGeneric &r,
               size_t k, int64_t inSize, AxisTable &a) {
-  std::optional<graph::HostTensor> idx = constantTable(group, r.indices[k]);
-  std::optional<graph::HostTensor> w = constantTable(group, r.weights[k]);
+  std::optional<graph::HostTensor> idx = groupConstantTensor(group, r.indices[k]);
+  std::optional<graph::HostTensor> w = groupConstantTensor(group, r.weights[k]);
   if (!idx || !w || w->getKind() != graph::ElementKind::F32)
     return false;
   a.axis = r.axes[k];
@@ -212,29 +200,17 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
   if (!root)
     return std::nullopt;
+  std::optional<KernelRoot> kr = matchKernelRoot(
+      root, [](linalg::GenericOp op) {
+        return lowering::matchResizeGeneric(op).has_value();
+      });
+  if (!kr)
+    return std::nullopt;
   Plan p;
-  std::optional<lowering::ResizeGeneric> r = lowering::matchResizeGeneric(root);
-  if (r) {
-    p.resize = root;
-  } else {
-    if (!isVectorizableEpilogue(root))
-      return std::nullopt;
-    for (OpOperand *in : root.getDpsInputOperands()) {
-      auto producer = in->get().getDefiningOp<linalg::GenericOp>();
-      std::optional<lowering::ResizeGeneric> pr =
-          producer ? lowering::matchResizeGeneric(producer) : std::nullopt;
-      if (!pr)
-        continue;
-      if (p.resize || !producer->hasOneUse() ||
-          !root.getMatchingIndexingMap(in).isIdentity())
-        return std::nullopt;
-      p.resize = producer;
-      r = pr;
-    }
-    if (!p.resize)
-      return std::nullopt;
-    p.epilogue = root;
-  }
+  p.resize = kr->op;
+  p.epilogue = kr->epilogue;
+  std::optional<lowering::ResizeGeneric> r =
+      lowering::matchResizeGeneric(p.resize);
   Value result = p.resize.getResult(0);
   if (!isF32Tensor(r->source) || !isF32Tensor(result))
     return std::nullopt;

@@ -156,16 +156,8 @@ struct ConvTranspose2DPattern : OpRewritePattern<ConvTranspose2DOp> {
     auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
     Value init;
     if (Value bias = op.getBias()) {
-      init =
-          linalg::GenericOp::create(
-              rewriter, loc, accType, bias, emptyTensor(rewriter, loc, accType),
-              SmallVector<AffineMap>{AffineMap::get(6, 0, {e(1)}, ctx),
-                                     AffineMap::getMultiDimIdentityMap(6, ctx)},
-              SmallVector<IteratorType>(6, IteratorType::parallel),
-              [](OpBuilder &b, Location l, ValueRange a) {
-                linalg::YieldOp::create(b, l, a[0]);
-              })
-              .getResult(0);
+      init = broadcastInto(rewriter, loc, bias, accType,
+                           AffineMap::get(6, 0, {e(1)}, ctx));
     } else {
       init = filledTensor(rewriter, loc, accType,
                           scalarConstant(rewriter, loc, elt, 0.0));
