@@ -130,6 +130,69 @@ def mobilenet_v2():
     return m, [(1, 3, 224, 224)]
 
 
+class LRASPPOut(nn.Module):
+    """torchvision's LR-ASPP MobileNetV3-Large, its 'out' output only."""
+
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.segmentation import lraspp_mobilenet_v3_large
+        self.net = lraspp_mobilenet_v3_large(weights=None,
+                                             weights_backbone=None,
+                                             num_classes=21)
+
+    def forward(self, x):
+        return self.net(x)["out"]
+
+
+def lraspp():
+    m = LRASPPOut()
+    randomize_batch_norms(m, torch.Generator().manual_seed(4))
+    return m, [(1, 3, 256, 256)]
+
+
+class UNet(nn.Module):
+    """A small UNet: three levels of two 3x3 Conv-BN-ReLU, max-pool down,
+    ConvTranspose2d (kernel = stride = 2) up, torch.cat skips."""
+
+    def __init__(self, c=16, classes=2):
+        super().__init__()
+
+        def block(i, o):
+            return nn.Sequential(
+                nn.Conv2d(i, o, 3, padding=1, bias=False),
+                nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                nn.Conv2d(o, o, 3, padding=1, bias=False),
+                nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+        self.down = nn.ModuleList([block(3, c), block(c, 2 * c),
+                                   block(2 * c, 4 * c)])
+        self.mid = block(4 * c, 8 * c)
+        self.ups = nn.ModuleList([nn.ConvTranspose2d(8 * c, 4 * c, 2, 2),
+                                  nn.ConvTranspose2d(4 * c, 2 * c, 2, 2),
+                                  nn.ConvTranspose2d(2 * c, c, 2, 2)])
+        self.up_blocks = nn.ModuleList([block(8 * c, 4 * c),
+                                        block(4 * c, 2 * c),
+                                        block(2 * c, c)])
+        self.head = nn.Conv2d(c, classes, 1)
+
+    def forward(self, x):
+        skips = []
+        for b in self.down:
+            x = b(x)
+            skips.append(x)
+            x = nn.functional.max_pool2d(x, 2)
+        x = self.mid(x)
+        for up, b, s in zip(self.ups, self.up_blocks, reversed(skips)):
+            x = b(torch.cat([up(x), s], 1))
+        return self.head(x)
+
+
+def unet():
+    m = UNet()
+    randomize_batch_norms(m, torch.Generator().manual_seed(5))
+    return m, [(1, 3, 256, 256)]
+
+
 def sgemm(n):
     return lambda: (MatMul(), [(n, n), (n, n)])
 
@@ -144,6 +207,8 @@ MODELS = {
     "mobilenet_v2": (mobilenet_v2, "MobileNetV2 3x224x224"),
     "transformer": (lambda: (TransformerBlock(), [(1, 128, 256)]),
                     "pre-LN block, seq 128, d 256, 4 heads"),
+    "lraspp": (lraspp, "LR-ASPP MobileNetV3-Large 3x256x256, 21 classes"),
+    "unet": (unet, "UNet, 3 levels, 16-128 channels, 3x256x256"),
     "sgemm_256": (sgemm(256), "SGEMM 256"),
     "sgemm_512": (sgemm(512), "SGEMM 512"),
     "sgemm_1024": (sgemm(1024), "SGEMM 1024"),
@@ -158,8 +223,9 @@ GPU_MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096")
 
 
 def count_flops(model, inputs):
-    """2 x multiply-accumulates of Conv2d, Linear and matmuls (attention's
-    included), counted with forward hooks and a matmul wrapper."""
+    """2 x multiply-accumulates of Conv2d, ConvTranspose2d, Linear and
+    matmuls (attention's included), counted with forward hooks and a matmul
+    wrapper (interpolation is not counted)."""
     total = [0]
     hooks = []
 
@@ -170,9 +236,15 @@ def count_flops(model, inputs):
     def linear_hook(m, inp, out):
         total[0] += 2 * out.numel() * m.in_features
 
+    def conv_transpose_hook(m, inp, out):
+        w = m.weight.shape  # [Ci, Co / groups, KH, KW]
+        total[0] += 2 * inp[0].numel() * w[1] * w[2] * w[3]
+
     for m in model.modules():
         if isinstance(m, nn.Conv2d):
             hooks.append(m.register_forward_hook(conv_hook))
+        elif isinstance(m, nn.ConvTranspose2d):
+            hooks.append(m.register_forward_hook(conv_transpose_hook))
         elif isinstance(m, nn.Linear):
             hooks.append(m.register_forward_hook(linear_hook))
     if isinstance(model, MatMul):

@@ -172,13 +172,16 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     registers across the whole reduction, the epilogue applied to them,
     constant right-hand sides packed at compile time, and, for kernels with
     at least `parallel-min-work` multiply-adds, the outermost tile loop
-    with two or more iterations as an scf.forall.
+    with two or more iterations as an scf.forall. Groups whose result is a
+    resize with constant tables (or an elementwise epilogue of one) become
+    row loops with vectors along the last dim (ResizeKernel.cpp).
   }];
   let options = [
     Option<"contractionKernels", "contraction-kernels", "bool",
            /*default=*/"true",
            "Emit matmul/convolution groups as register-blocked vector "
-           "kernels (ContractionKernel.cpp)">,
+           "kernels (ContractionKernel.cpp), resize groups as row kernels "
+           "(ResizeKernel.cpp)">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
            "Width of the target's vector registers in bits">,
     Option<"vectorRegisters", "vector-registers", "unsigned",

@@ -252,6 +252,27 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [Graph_HasVJP]> {
                        "functional-type(operands, results)";
 }
 
+def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [Graph_HasVJP]> {
+  let summary = "transposed 2-D convolution with stride equal to the kernel";
+  let description = [{
+    `y[n, co, h * KH + i, w * KW + j] = bias[co] + sum_ci x[n, ci, h, w] *
+    filter[ci, co, i, j]`: the input `[N, Ci, H, W]`, the filter
+    `[Ci, Co, KH, KW]` (ONNX/PyTorch ConvTranspose layout), the optional bias
+    `[Co]`, the result `[N, Co, H * KH, W * KW]`. `strides` must equal the
+    kernel size: the windows tile the output without overlap, so this is a
+    contraction over `Ci` with no zero-dilated input (UNet's up-convolutions,
+    and the data gradient of a patchifying conv2d). No padding, dilation or
+    groups; other transposed convolutions are built as a conv2d of a
+    zero-dilated input (buildConvTranspose2D).
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$filter,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 class Graph_Pool2DOp<string mnemonic, string desc>
     : Graph_Op<mnemonic, [Graph_HasVJP]> {
   let summary = desc # " over NCHW windows";
@@ -472,6 +493,36 @@ def Graph_PadOp : Graph_Op<"pad", [Graph_HasVJP]> {
                        F64Attr:$value);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_ResizeOp : Graph_Op<"resize", [Graph_HasVJP, SameVariadicOperandSize]> {
+  let summary = "separable interpolation from per-axis tap tables";
+  let description = [{
+    Resamples the input along the sorted, distinct `axes`. Axis `axes[k]`
+    has an index table `indices[k]` and a weight table `weights[k]`, both
+    `[taps_k, out_k]`: result position `o` along that axis reads the input
+    at `indices[k][t][o]` (clamped into `[0, size)`) with weight
+    `weights[k][t][o]`, for each tap `t`. The result has `out_k` elements
+    along `axes[k]` and the input's size elsewhere. The axes are applied
+    one after another, the first axis innermost:
+
+      y[o] = sum_{t_last} w_last[t_last][o_last] * ( ...
+               sum_{t_0} w_0[t_0][o_0] * x[i_0, ..., i_last] ... )
+
+    each sum starting from its first tap's product and adding the others
+    in tap order (separate multiply and add). So for an NCHW image resized
+    along H and W, `y[n,c,oh,ow] = sum_j ww[j,ow] * (sum_i wh[i,oh] *
+    x[n,c,ih[i,oh],iw[j,ow]])`. Nearest-neighbour resizing has one tap of
+    weight 1 (a gather); linear two, cubic four. The ONNX importer computes
+    the tables (every coordinate transformation and mode of Resize).
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       Variadic<Graph_IndexTensor>:$indices,
+                       Variadic<Graph_FloatTensor>:$weights,
+                       DenseI64ArrayAttr:$axes);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` `[` $indices `]` `,` `[` $weights `]` "
+                       "attr-dict `:` functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -792,7 +792,8 @@ const OpConverter kConverters[] = {
      "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,"
      "strides",
      convertConvTranspose,
-     "1-D and 2-D, as a convolution of the dilated input"},
+     "1-D and 2-D; stride = kernel (no pads, dilations, groups): one "
+     "contraction, else a convolution of the dilated input"},
     {"MaxPool", 1, kMax, 1,
      "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
      convertMaxPool, "1-D and 2-D; no Indices output"},

@@ -1,9 +1,8 @@
-//===- ONNXResize.cpp - ONNX converters: Resize
-//-----------------------------===//
+//===- ONNXResize.cpp - ONNX converters: Resize, Upsample -----------------===//
 //
-// The converters for Resize and Upsample (separable interpolation matrices),
-// and their rows of the converter table (getONNXConverters,
-// docs/supported-ops.md).
+// The converters for Resize and Upsample (one graph.resize with tap tables
+// computed here as ONNX's reference does), and their rows of the converter
+// table (getONNXConverters, docs/supported-ops.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +17,7 @@ namespace mlc::frontend {
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Resize: separable interpolation matrices
+// Resize: per-axis tap tables
 //===----------------------------------------------------------------------===//
 
 struct ResizeAttrs {
@@ -50,13 +49,25 @@ SmallVector<double> resizeCoeffs(const ResizeAttrs &a, double ratio) {
           ((A * (q + 1) - 5 * A) * (q + 1) + 8 * A) * (q + 1) - 4 * A};
 }
 
-/// The [out, in] matrix (row-major) and per-row extrapolation flags for one
-/// axis.
-void resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t outLen,
-                  double scaleFactor, double roiStart, double roiEnd,
-                  SmallVectorImpl<double> &m, SmallVectorImpl<bool> &extra) {
-  m.assign(outLen * in, 0.0);
-  extra.assign(outLen, false);
+/// The taps of one axis: per output position, (input index, coefficient)
+/// pairs with distinct indices and nonzero coefficients, and whether the
+/// position extrapolates (tf_crop_and_resize outside the roi).
+struct AxisTaps {
+  SmallVector<SmallVector<std::pair<int64_t, double>, 4>> taps;
+  SmallVector<bool> extra;
+  int64_t width() const {
+    size_t w = 1;
+    for (const auto &t : taps)
+      w = std::max(w, t.size());
+    return w;
+  }
+};
+
+AxisTaps resizeTaps(const ResizeAttrs &a, int64_t in, int64_t outLen,
+                    double scaleFactor, double roiStart, double roiEnd) {
+  AxisTaps r;
+  r.taps.resize(outLen);
+  r.extra.assign(outLen, false);
   double outWidth = scaleFactor * in;
   for (int64_t x = 0; x < outLen; ++x) {
     double xo;
@@ -70,7 +81,7 @@ void resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t outLen,
                          : x * (roiEnd - roiStart) * (in - 1) / (outWidth - 1);
       xo += roiStart * (in - 1);
       if (xo < 0 || xo > in - 1) {
-        extra[x] = true;
+        r.extra[x] = true;
         continue;
       }
     } else if (c == "pytorch_half_pixel")
@@ -108,23 +119,34 @@ void resizeMatrix(const ResizeAttrs &a, int64_t in, int64_t outLen,
       for (double &cf : coeffs)
         cf /= sum;
     }
+    // Edge padding repeats the border element: merge equal indices.
+    auto &row = r.taps[x];
     for (int64_t t = 0; t < taps; ++t) {
       int64_t idx = std::clamp<int64_t>(cand[t] - pad, 0, in - 1);
-      m[x * in + idx] += coeffs[t];
+      auto *it = llvm::find_if(row, [&](auto &p) { return p.first == idx; });
+      if (it != row.end())
+        it->second += coeffs[t];
+      else
+        row.push_back({idx, coeffs[t]});
     }
+    llvm::erase_if(row, [](auto &p) { return p.second == 0.0; });
   }
+  return r;
 }
 
+/// One graph.resize for all non-identity axes (one kernel, no
+/// intermediate), then the extrapolation value where any axis extrapolates.
 LogicalResult resizeWith(N &n, Value x, const ResizeAttrs &a,
                          ArrayRef<double> scales, ArrayRef<int64_t> sizes,
                          ArrayRef<double> roi) {
   ArrayRef<int64_t> shape = N::shapeOf(x);
   int64_t rank = shape.size();
-  if (!isa<FloatType>(N::elementTypeOf(x)))
+  Type elt = N::elementTypeOf(x);
+  if (!isa<FloatType>(elt))
     return n.unsupported("non-float input");
-  Value r = x;
-  // Innermost axis first, as ONNX's reference recursion applies them.
-  for (int64_t axis = rank - 1; axis >= 0; --axis) {
+  SmallVector<int64_t> axes, outShape(shape);
+  SmallVector<AxisTaps> perAxis;
+  for (int64_t axis = 0; axis < rank; ++axis) {
     int64_t in = shape[axis];
     double sc = scales.empty() ? double(sizes[axis]) / in : scales[axis];
     int64_t outLen = sizes.empty() ? int64_t(std::floor(in * sc)) : sizes[axis];
@@ -132,56 +154,71 @@ LogicalResult resizeWith(N &n, Value x, const ResizeAttrs &a,
       return n.unsupported("zero-size result");
     double rs = roi.empty() ? 0 : roi[axis],
            re = roi.empty() ? 1 : roi[axis + rank];
-    SmallVector<double> m;
-    SmallVector<bool> extra;
-    resizeMatrix(a, in, outLen, sc, rs, re, m, extra);
-    bool identity = outLen == in && !llvm::is_contained(extra, true);
+    AxisTaps t = resizeTaps(a, in, outLen, sc, rs, re);
+    bool identity = outLen == in && !llvm::is_contained(t.extra, true);
     for (int64_t i = 0; identity && i < in; ++i)
-      for (int64_t j = 0; identity && j < in; ++j)
-        identity = m[i * in + j] == (i == j ? 1.0 : 0.0);
+      identity = t.taps[i].size() == 1 && t.taps[i][0].first == i &&
+                 t.taps[i][0].second == 1.0;
     if (identity)
       continue;
-    Type elt = N::elementTypeOf(x);
-    // Move `axis` to the second-to-last position, left-multiply by M.
-    SmallVector<int64_t> perm = iota(rank);
-    bool isLast = axis == rank - 1;
-    Value v = r;
-    if (isLast) {
-      SmallVector<double> mt(in * outLen);
-      for (int64_t i = 0; i < outLen; ++i)
-        for (int64_t j = 0; j < in; ++j)
-          mt[j * outLen + i] = m[i * in + j];
-      Value mc = n.constant(RankedTensorType::get({in, outLen}, elt), mt);
-      if (rank == 1) {
-        MLC_TRY(v2, reshape(n, v, {1, in}));
-        MLC_TRY(p, binary(n, "matmul", v2, mc));
-        MLC_TRY(p1, reshape(n, p, {outLen}));
-        v = p1;
-      } else {
-        MLC_TRY(p, binary(n, "matmul", v, mc));
-        v = p;
-      }
-    } else {
-      std::swap(perm[axis], perm[rank - 2]);
-      MLC_TRY(t, transpose(n, v, perm));
-      Value mc = n.constant(RankedTensorType::get({outLen, in}, elt), m);
-      MLC_TRY(p, binary(n, "matmul", mc, t));
-      MLC_TRY(tb, transpose(n, p, perm));
-      v = tb;
-    }
-    if (llvm::is_contained(extra, true)) {
-      SmallVector<double> e;
-      for (bool b : extra)
-        e.push_back(b ? a.extrapolation : 0.0);
-      SmallVector<int64_t> eshape(rank, 1);
-      eshape[axis] = outLen;
-      MLC_TRY(sum, binary(n, "add", v,
-                          n.constant(RankedTensorType::get(eshape, elt), e)));
-      v = sum;
-    }
-    r = v;
+    axes.push_back(axis);
+    outShape[axis] = outLen;
+    perAxis.push_back(std::move(t));
   }
-  n.setOutput(0, r);
+  if (axes.empty()) {
+    n.setOutput(0, x);
+    return success();
+  }
+  SmallVector<Value> operands = {x}, weights;
+  for (const AxisTaps &t : perAxis) {
+    int64_t width = t.width(), outLen = t.taps.size();
+    // [taps, out]; missing taps read the first index with weight 0.
+    SmallVector<int64_t> idx(width * outLen, 0);
+    SmallVector<double> w(width * outLen, 0.0);
+    for (int64_t o = 0; o < outLen; ++o)
+      for (int64_t k = 0; k < width; ++k) {
+        const auto &row = t.taps[o];
+        if (k < int64_t(row.size())) {
+          idx[k * outLen + o] = row[k].first;
+          w[k * outLen + o] = row[k].second;
+        } else if (!row.empty()) {
+          idx[k * outLen + o] = row[0].first;
+        }
+      }
+    operands.push_back(n.i64Constant(idx, {width, outLen}));
+    weights.push_back(
+        n.constant(RankedTensorType::get({width, outLen}, elt), w));
+  }
+  operands.append(weights);
+  MLC_TRY(r, n.emit("resize", operands, {n.arrayAttr("axes", axes)}));
+  bool extrapolates = llvm::any_of(perAxis, [](const AxisTaps &t) {
+    return llvm::is_contained(t.extra, true);
+  });
+  if (!extrapolates) {
+    n.setOutput(0, r);
+    return success();
+  }
+  // extrapolation_value wherever any axis is outside the roi (the tables
+  // give 0 there).
+  SmallVector<int64_t> eshape(rank, 1);
+  for (int64_t axis : axes)
+    eshape[axis] = outShape[axis];
+  SmallVector<double> e(product(eshape), 0.0);
+  SmallVector<int64_t> pos(axes.size(), 0);
+  for (double &v : e) {
+    bool any = false;
+    for (auto [k, t] : llvm::enumerate(perAxis))
+      any |= t.extra[pos[k]];
+    v = any ? a.extrapolation : 0.0;
+    for (int64_t k = axes.size() - 1; k >= 0; --k) {
+      if (++pos[k] < outShape[axes[k]])
+        break;
+      pos[k] = 0;
+    }
+  }
+  MLC_TRY(sum, binary(n, "add", r,
+                      n.constant(RankedTensorType::get(eshape, elt), e)));
+  n.setOutput(0, sum);
   return success();
 }
 
@@ -276,7 +313,7 @@ const OpConverter kConverters[] = {
      "mode,coordinate_transformation_mode,nearest_mode,cubic_coeff_a,"
      "exclude_outside,extrapolation_value",
      convertResize,
-     "all modes; scales/sizes/roi must be constant; separable matrices"},
+     "all modes; scales/sizes/roi must be constant; one graph.resize"},
     {"Upsample", 7, 9, 1, "mode,scales", convertUpsample, "nearest, linear"},
 };
 

@@ -24,11 +24,21 @@ using namespace mlc::graph;
 
 namespace {
 
-enum class Role { Contraction, Reduction, Pool, Elementwise, Data, None };
+enum class Role {
+  Contraction,
+  Reduction,
+  Pool,
+  Resize,
+  Elementwise,
+  Data,
+  None
+};
 
 Role roleOf(Operation *op) {
-  if (isa<MatMulOp, Conv2DOp>(op))
+  if (isa<MatMulOp, Conv2DOp, ConvTranspose2DOp>(op))
     return Role::Contraction;
+  if (isa<ResizeOp>(op))
+    return Role::Resize;
   if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
           SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
     return Role::Reduction;
@@ -55,6 +65,8 @@ StringRef kindName(Role role) {
     return "reduction";
   case Role::Pool:
     return "pool";
+  case Role::Resize:
+    return "resize";
   case Role::Elementwise:
     return "elementwise";
   case Role::Data:
@@ -82,7 +94,8 @@ public:
     // Roots first, so elementwise ops join a root before forming chains.
     for (Operation *op : ops) {
       Role r = roleOf(op);
-      if (r == Role::Contraction || r == Role::Reduction || r == Role::Pool)
+      if (r == Role::Contraction || r == Role::Reduction || r == Role::Pool ||
+          r == Role::Resize)
         grow(newGroup(op, r));
     }
     for (Operation *op : ops)
@@ -132,6 +145,10 @@ private:
   }
 
   void grow(unsigned g) {
+    // A transposed convolution's result is a view of its contraction's
+    // (collapse_shape): the contraction kernel takes no epilogue through it.
+    if (isa<ConvTranspose2DOp>(groups[g].ops.front()))
+      return;
     // Consumers: the sole user of the group's result, elementwise, and not
     // broadcasting that result to a bigger shape.
     while (true) {
@@ -145,8 +162,9 @@ private:
       add(g, user);
     }
     // Producers: single-use elementwise values feeding the group. Contraction
-    // operands are excluded: a tiled contraction would recompute them.
-    if (groups[g].role == Role::Contraction)
+    // operands are excluded: a tiled contraction would recompute them; so
+    // is a resize's input, read once per tap.
+    if (groups[g].role == Role::Contraction || groups[g].role == Role::Resize)
       return;
     SmallVector<Operation *> worklist(groups[g].ops.begin(),
                                       groups[g].ops.end());

@@ -250,7 +250,71 @@ def make_stem_and_concat():
     return StemAndConcat(), (1, 3, 33, 35)
 
 
+class Interpolate(nn.Module):
+    """F.interpolate in every flavour an export maps to Resize: bilinear
+    with and without align_corners at scale 2 and at non-integer sizes
+    (13 -> 29 rows), bicubic, nearest at scale 2, downsamplings, a 1-pixel
+    input and a 1-pixel output; one result gets an elementwise epilogue."""
+
+    def forward(self, x):
+        ys = [
+            F.interpolate(x, scale_factor=2, mode="bilinear",
+                          align_corners=False) * 2 + 1,
+            F.interpolate(x, size=(29, 15), mode="bilinear",
+                          align_corners=True),
+            F.interpolate(x, size=(29, 15), mode="bilinear",
+                          align_corners=False),
+            F.interpolate(x, scale_factor=2, mode="nearest"),
+            F.interpolate(x, size=(17, 11), mode="bicubic",
+                          align_corners=False),
+            F.interpolate(x, size=(6, 3), mode="bilinear",
+                          align_corners=False),
+            F.interpolate(x[:, :, :1, :1], size=(5, 3), mode="bilinear",
+                          align_corners=False),
+            F.interpolate(x, size=(1, 1), mode="bilinear",
+                          align_corners=True),
+        ]
+        # A 42-wide map shrunk along W: a vector of outputs reads 2, 3 or
+        # all 6 input vectors.
+        wide = torch.cat([x] * 6, 3)
+        ys += [F.interpolate(wide, size=(13, n), mode="bilinear",
+                             align_corners=False) for n in (24, 20, 5)]
+        return torch.cat([y.flatten(1) for y in ys], 1)
+
+
+def make_interpolate():
+    return Interpolate(), (2, 3, 13, 7)
+
+
+class UpConv(nn.Module):
+    """UNet-style up-convolutions (ConvTranspose2d with stride = kernel):
+    k = s = 2 with a bias joined to a skip connection by Concat, k = s = 3
+    without a bias, and k = s = 2 on a 1x1 map; odd channel counts."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(5, 9, 3, padding=1)
+        self.c2 = nn.Conv2d(9, 11, 3, padding=1)
+        self.up1 = nn.ConvTranspose2d(11, 9, 2, stride=2)
+        self.c3 = nn.Conv2d(18, 3, 1)
+        self.up2 = nn.ConvTranspose2d(3, 2, 3, stride=3, bias=False)
+        self.up3 = nn.ConvTranspose2d(11, 4, 2, stride=2)
+
+    def forward(self, x):
+        d = F.relu(self.c1(x))
+        m = F.relu(self.c2(F.max_pool2d(d, 2)))
+        y = self.c3(torch.cat([self.up1(m), d], 1))
+        g = self.up3(F.adaptive_avg_pool2d(m, 1))
+        return torch.cat([self.up2(y).flatten(1), g.flatten(1)], 1)
+
+
+def make_upconv():
+    return UpConv(), (2, 5, 12, 10)
+
+
 MODELS = {
+    "interpolate": make_interpolate,
+    "upconv": make_upconv,
     "mobilenet_v2": make_mobilenet_v2,
     "encoder_layer": make_encoder_layer,
     "recurrent": make_recurrent,
@@ -265,6 +329,8 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "interpolate": {"Resize", "Concat"},
+    "upconv": {"ConvTranspose", "Concat", "MaxPool"},
     "resnet18": {"Conv", "BatchNormalization", "Relu", "MaxPool", "Add", "GlobalAveragePool",
                  "Flatten", "Gemm"},
     "transformer_block": {"ReduceMean", "Sub", "Pow", "Sqrt", "Div", "Split",

@@ -159,37 +159,6 @@ bool isContraction(linalg::GenericOp op) {
   return isMulAddBody(op);
 }
 
-/// An elementwise op whose body we can replay on vectors.
-bool isVectorizableEpilogue(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
-      op.getNumParallelLoops() != op.getNumLoops())
-    return false;
-  if (!op.getIndexingMapsArray().back().isIdentity())
-    return false;
-  if (!op.getRegion().front().getArguments().back().use_empty())
-    return false;
-  for (AffineMap m : op.getIndexingMapsArray())
-    if (!m.isProjectedPermutation())
-      return false;
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
-        inner.getNumRegions() != 0 || inner.getNumResults() != 1)
-      return false;
-    for (Type t : inner.getResultTypes())
-      if (!t.isIntOrIndexOrFloat() || t.isIndex())
-        return false;
-  }
-  return true;
-}
-
-/// The constant a group's block argument (or a value) stands for, if any.
-arith::ConstantOp groupConstant(graph::FusionGroupOp group, Value v) {
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (arg && arg.getOwner() == &group.getBody().front())
-    v = group.getInputs()[arg.getArgNumber()];
-  return v.getDefiningOp<arith::ConstantOp>();
-}
-
 bool isConstantInput(graph::FusionGroupOp group, Value v) {
   return static_cast<bool>(groupConstant(group, v));
 }
@@ -197,12 +166,8 @@ bool isConstantInput(graph::FusionGroupOp group, Value v) {
 /// The float values of a constant operand, dense or resource-backed.
 std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
                                                Value v) {
-  arith::ConstantOp cst = groupConstant(group, v);
-  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
-  if (!attr)
-    return std::nullopt;
-  FailureOr<graph::HostTensor> t = graph::fromElementsAttr(attr);
-  if (failed(t))
+  std::optional<graph::HostTensor> t = groupConstantTensor(group, v);
+  if (!t || t->getKind() != graph::ElementKind::F32)
     return std::nullopt;
   ArrayRef<float> values = t->values<float>();
   return SmallVector<float>(values.begin(), values.end());
@@ -214,35 +179,23 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
   if (yield.getNumOperands() != 1)
     return std::nullopt;
-  // A grouped convolution's result is collapsed from [N, G, O/G, OH, OW]
-  // after the kernel: a view.
+  // The kernel's result may be returned through a collapsing view: a
+  // grouped convolution's [N, G, O/G, OH, OW] or conv_transpose2d's
+  // [N, Co, H, KH, W, KW], both NCHW views. The kernel writes the
+  // contraction; the view stays.
   Value result = yield.getOperand(0);
-  if (auto collapse = result.getDefiningOp<tensor::CollapseShapeOp>())
-    result = collapse.getSrc();
+  if (auto view = result.getDefiningOp<tensor::CollapseShapeOp>())
+    result = view.getSrc();
   auto root = result.getDefiningOp<linalg::GenericOp>();
   if (!root || !root->hasOneUse())
     return std::nullopt;
+  std::optional<KernelRoot> kr = matchKernelRoot(root, isContraction);
+  if (!kr || (kr->epilogue && kr->epilogue.getNumLoops() !=
+                                  kr->op.getNumParallelLoops()))
+    return std::nullopt;
   Plan p;
-  if (isContraction(root)) {
-    p.contraction = root;
-  } else {
-    if (!isVectorizableEpilogue(root))
-      return std::nullopt;
-    for (OpOperand *in : root.getDpsInputOperands()) {
-      auto c = in->get().getDefiningOp<linalg::GenericOp>();
-      if (!c || !isContraction(c))
-        continue;
-      if (p.contraction || !c->hasOneUse() ||
-          !root.getMatchingIndexingMap(in).isIdentity())
-        return std::nullopt;
-      p.contraction = c;
-    }
-    if (!p.contraction)
-      return std::nullopt;
-    p.epilogue = root;
-    if (root.getNumLoops() != p.contraction.getNumParallelLoops())
-      return std::nullopt;
-  }
+  p.contraction = kr->op;
+  p.epilogue = kr->epilogue;
   linalg::GenericOp c = p.contraction;
   p.numLoops = c.getNumLoops();
   p.numParallel = c.getNumParallelLoops();
@@ -576,28 +529,10 @@ Value Emitter::tile(Value dest, Point pt) {
     for (int64_t j = 0; j < vecs; ++j) {
       Value v = acc[i * vecs + j];
       if (p.epilogue) {
-        Block &body = p.epilogue.getRegion().front();
-        IRMapping map;
-        for (auto [k, in] : llvm::enumerate(p.epilogueInputs))
-          map.map(body.getArgument(k), in.tensor ? read(in, pt, i, j) : v);
-        for (Operation &op : body.without_terminator()) {
-          if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-            auto t = VectorType::get({p.vw}, c.getType());
-            map.map(c.getResult(),
-                    arith::ConstantOp::create(
-                        b, loc, DenseElementsAttr::get(t, c.getValue())));
-            continue;
-          }
-          for (Value operand : op.getOperands())
-            if (!map.contains(operand)) {
-              auto t = VectorType::get({p.vw}, operand.getType());
-              map.map(operand, vector::BroadcastOp::create(b, loc, t, operand));
-            }
-          Operation *clone = b.clone(op, map);
-          for (Value r : clone->getResults())
-            r.setType(VectorType::get({p.vw}, r.getType()));
-        }
-        v = map.lookup(body.getTerminator()->getOperand(0));
+        SmallVector<Value> args;
+        for (const Access &in : p.epilogueInputs)
+          args.push_back(in.tensor ? read(in, pt, i, j) : v);
+        v = replayOnVectors(b, loc, p.epilogue.getRegion().front(), args, p.vw);
       }
       bool full = j + 1 < vecs || pt.lastLanes == p.vw;
       SmallVector<Value> idx;

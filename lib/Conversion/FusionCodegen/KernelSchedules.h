@@ -10,8 +10,11 @@
 #ifndef MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 #define MLC_LIB_CONVERSION_FUSIONCODEGEN_KERNELSCHEDULES_H
 
+#include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -39,7 +42,8 @@ std::optional<llvm::SmallVector<int64_t>> linearForm(mlir::AffineExpr e,
 bool worthThreads(llvm::ArrayRef<int64_t> tripCounts, int64_t minWork);
 
 /// Linalg's elementwise fusion, of single-use producers only: fusing one
-/// with several consumers would compute it once per consumer.
+/// with several consumers would compute it once per consumer. Resize
+/// generics are not fused into their consumers.
 mlir::FrozenRewritePatternSet singleUseElementwiseFusion(mlir::MLIRContext *ctx);
 
 /// Tiles `op` and fuses producers as `options` say, then replaces `op`'s
@@ -55,6 +59,39 @@ tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
 /// slice of a larger tensor makes the kernel computing `v` write there.
 mlir::tensor::EmptyOp findDestinationRoot(mlir::Value v);
 
+/// An all-parallel elementwise generic (identity result map, projected
+/// permutations with broadcast zeros, arith/math body not reading its
+/// output) whose body replayOnVectors can clone.
+bool isVectorizableEpilogue(mlir::linalg::GenericOp op);
+
+/// A group's result split into the op a kernel computes and the elementwise
+/// epilogue applied to it (null when the result is the op itself).
+struct KernelRoot {
+  mlir::linalg::GenericOp op, epilogue;
+};
+
+/// `root` itself when `isKernel` accepts it, else `root` as the vectorizable
+/// epilogue of the one accepted producer it reads (single use, identity
+/// map); nullopt otherwise.
+std::optional<KernelRoot>
+matchKernelRoot(mlir::linalg::GenericOp root,
+                llvm::function_ref<bool(mlir::linalg::GenericOp)> isKernel);
+
+/// The constant a group's block argument (or a value) stands for, if any.
+mlir::arith::ConstantOp groupConstant(graph::FusionGroupOp group,
+                                      mlir::Value v);
+
+/// The value of that constant, dense or resource-backed, if it decodes.
+std::optional<graph::HostTensor> groupConstantTensor(graph::FusionGroupOp group,
+                                                     mlir::Value v);
+
+/// Clones the arith/math ops of an elementwise body with `lanes`-wide vector
+/// types, its block arguments bound to `args` (vectors), and returns the
+/// yielded value: the epilogue of a vector kernel.
+mlir::Value replayOnVectors(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Block &body, llvm::ArrayRef<mlir::Value> args,
+                            int64_t lanes);
+
 /// Moves the group's body in front of it and forwards its results.
 void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);
 
@@ -65,6 +102,14 @@ void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);
 mlir::FailureOr<bool> emitContractionKernel(mlir::RewriterBase &rewriter,
                                             graph::FusionGroupOp group,
                                             const KernelOptions &options);
+
+/// Resize (graph.resize's generic, constant tables, f32) followed by an
+/// optional elementwise epilogue: per output row, vectors along the last
+/// dim; the taps of the other axes summed on contiguous input vectors, the
+/// last axis's taps picked from them by constant shuffles.
+mlir::FailureOr<bool> emitResizeKernel(mlir::RewriterBase &rewriter,
+                                       graph::FusionGroupOp group,
+                                       const KernelOptions &options);
 
 } // namespace mlc::codegen
 

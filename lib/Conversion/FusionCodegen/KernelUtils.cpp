@@ -1,12 +1,17 @@
 //===- KernelUtils.cpp - helpers shared by the kernel schedules ----------===//
 
 #include "KernelSchedules.h"
+#include "mlc/Conversion/ResizeGeneric.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -54,8 +59,13 @@ void mlc::codegen::inlineGroup(RewriterBase &rewriter,
 FrozenRewritePatternSet
 mlc::codegen::singleUseElementwiseFusion(MLIRContext *ctx) {
   RewritePatternSet fusion(ctx);
-  linalg::populateElementwiseOpsFusionPatterns(
-      fusion, [](OpOperand *operand) { return operand->get().hasOneUse(); });
+  // A resize stays an op of its own: its kernel takes the consumers as an
+  // epilogue (ResizeKernel.cpp).
+  linalg::populateElementwiseOpsFusionPatterns(fusion, [](OpOperand *operand) {
+    Operation *producer = operand->get().getDefiningOp();
+    return operand->get().hasOneUse() &&
+           !(producer && producer->hasAttr(mlc::lowering::kResizeAxesAttr));
+  });
   // A grouped convolution is computed as [N, G, O/G, OH, OW] and collapsed
   // to [N, O, OH, OW]; its elementwise epilogue moves above the collapse
   // (computed in the grouped shape) so that it fuses with the convolution.
@@ -105,4 +115,95 @@ tensor::EmptyOp mlc::codegen::findDestinationRoot(Value v) {
     }
   }
   return {};
+}
+
+Value mlc::codegen::replayOnVectors(OpBuilder &b, Location loc, Block &body,
+                                    ArrayRef<Value> args, int64_t lanes) {
+  IRMapping map;
+  for (auto [k, v] : llvm::enumerate(args))
+    map.map(body.getArgument(k), v);
+  for (Operation &op : body.without_terminator()) {
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      auto t = VectorType::get({lanes}, c.getType());
+      map.map(c.getResult(),
+              arith::ConstantOp::create(
+                  b, loc, DenseElementsAttr::get(t, c.getValue())));
+      continue;
+    }
+    // Values from outside the body are the same in every lane.
+    for (Value operand : op.getOperands())
+      if (!map.contains(operand)) {
+        auto t = VectorType::get({lanes}, operand.getType());
+        map.map(operand, vector::BroadcastOp::create(b, loc, t, operand));
+      }
+    Operation *clone = b.clone(op, map);
+    for (Value r : clone->getResults())
+      r.setType(VectorType::get({lanes}, r.getType()));
+  }
+  return map.lookup(body.getTerminator()->getOperand(0));
+}
+
+bool mlc::codegen::isVectorizableEpilogue(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops())
+    return false;
+  if (!op.getIndexingMapsArray().back().isIdentity())
+    return false;
+  if (!op.getRegion().front().getArguments().back().use_empty())
+    return false;
+  // Broadcast operands ([1, C, 1, 1] against NCHW) read index 0 along the
+  // dims they lack: a scalar per vector, like an operand missing the dim.
+  for (AffineMap m : op.getIndexingMapsArray())
+    if (!m.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return false;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+        inner.getNumRegions() != 0 || inner.getNumResults() != 1)
+      return false;
+    for (Type t : inner.getResultTypes())
+      if (!t.isIntOrIndexOrFloat() || t.isIndex())
+        return false;
+  }
+  return true;
+}
+
+arith::ConstantOp mlc::codegen::groupConstant(graph::FusionGroupOp group,
+                                              Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (arg && arg.getOwner() == &group.getBody().front())
+    v = group.getInputs()[arg.getArgNumber()];
+  return v.getDefiningOp<arith::ConstantOp>();
+}
+
+std::optional<mlc::graph::HostTensor>
+mlc::codegen::groupConstantTensor(mlc::graph::FusionGroupOp group, Value v) {
+  arith::ConstantOp cst = groupConstant(group, v);
+  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
+  if (!attr)
+    return std::nullopt;
+  FailureOr<mlc::graph::HostTensor> t = mlc::graph::fromElementsAttr(attr);
+  if (failed(t))
+    return std::nullopt;
+  return std::move(*t);
+}
+
+std::optional<mlc::codegen::KernelRoot> mlc::codegen::matchKernelRoot(
+    linalg::GenericOp root, function_ref<bool(linalg::GenericOp)> isKernel) {
+  if (isKernel(root))
+    return KernelRoot{root, {}};
+  if (!isVectorizableEpilogue(root))
+    return std::nullopt;
+  std::optional<KernelRoot> result;
+  for (OpOperand *in : root.getDpsInputOperands()) {
+    auto op = in->get().getDefiningOp<linalg::GenericOp>();
+    if (!op || !isKernel(op))
+      continue;
+    // One kernel op, computed once: the epilogue reads it element by
+    // element and nothing else does.
+    if (result || !op->hasOneUse() ||
+        !root.getMatchingIndexingMap(in).isIdentity())
+      return std::nullopt;
+    result = KernelRoot{op, root};
+  }
+  return result;
 }

@@ -131,6 +131,8 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
           contractionKernels
               ? mlc::codegen::emitContractionKernel(rewriter, group, kernelOpts)
               : FailureOr<bool>(false);
+      if (succeeded(kernel) && !*kernel && contractionKernels)
+        kernel = mlc::codegen::emitResizeKernel(rewriter, group, kernelOpts);
       if (failed(kernel) ||
           (!*kernel &&
            failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))

@@ -168,17 +168,8 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
       if (grouped)
         biasExprs.push_back(e(1));
       biasExprs.push_back(e(par - 3));
-      init =
-          linalg::GenericOp::create(
-              rewriter, loc, accType, b2, emptyTensor(rewriter, loc, accType),
-              SmallVector<AffineMap>{
-                  AffineMap::get(par, 0, biasExprs, ctx),
-                  AffineMap::getMultiDimIdentityMap(par, ctx)},
-              SmallVector<IteratorType>(par, IteratorType::parallel),
-              [](OpBuilder &b, Location l, ValueRange a) {
-                linalg::YieldOp::create(b, l, a[0]);
-              })
-              .getResult(0);
+      init = broadcastInto(rewriter, loc, b2, accType,
+                           AffineMap::get(par, 0, biasExprs, ctx));
     } else {
       init = filledTensor(rewriter, loc, accType,
                           scalarConstant(rewriter, loc, elt, 0.0));

@@ -34,6 +34,7 @@ struct ConvertGraphToLinalg
     mlc::lowering::populateContractionPatterns(patterns);
     mlc::lowering::populateNormalizationPatterns(patterns);
     mlc::lowering::populateDataMovementPatterns(patterns);
+    mlc::lowering::populateUpsamplingPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

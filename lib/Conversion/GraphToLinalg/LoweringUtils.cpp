@@ -117,6 +117,21 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
+Value broadcastInto(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType type, AffineMap map) {
+  unsigned rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, type, input, emptyTensor(b, loc, type),
+             SmallVector<AffineMap>{
+                 map, AffineMap::getMultiDimIdentityMap(rank, b.getContext())},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               linalg::YieldOp::create(nb, l, a[0]);
+             })
+      .getResult(0);
+}
+
 Value divideByConstant(OpBuilder &b, Location loc, Value input,
                        double divisor) {
   auto type = cast<RankedTensorType>(input.getType());

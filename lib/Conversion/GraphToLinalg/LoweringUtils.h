@@ -59,6 +59,12 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, BodyBuilder body);
 
+/// A tensor of `type` holding `input` read through `map` at every index:
+/// the bias broadcast that initializes a contraction's accumulator.
+mlir::Value broadcastInto(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value input, mlir::RankedTensorType type,
+                          mlir::AffineMap map);
+
 /// input / divisor, elementwise (float tensors): means and averages.
 mlir::Value divideByConstant(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value input, double divisor);
@@ -97,6 +103,7 @@ void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+void populateUpsamplingPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc::lowering
 

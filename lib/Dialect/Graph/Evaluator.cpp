@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/Evaluator.h"
+#include "EvaluateUpsampling.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/IR/AsmState.h"
@@ -1274,6 +1275,9 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](GatherElementsOp g) {
         return gatherElements(in[0], in[1], g.getAxis());
       })
+      .Case([&](ResizeOp r) { return evaluateResize(r, in, shape); })
+      .Case(
+          [&](ConvTranspose2DOp) { return evaluateConvTranspose2D(in, shape); })
       .Default([&](Operation *) -> FailureOr<HostTensor> {
         return fail(error,
                     "no evaluator for '" + op->getName().getStringRef() + "'");

@@ -203,3 +203,59 @@ func.func @depthwise_stride2_in_bounds(%x: tensor<1x2x18x18xf32>, %w: tensor<2x1
   }
   return %0 : tensor<1x2x8x8xf32>
 }
+
+// -----
+
+// conv_transpose2d (stride = kernel = 2): the contraction over Ci writes
+// [N, Co, H, KH, W, KW], viewed as NCHW after the kernel. Vectors run along
+// the 16 output channels of the filter, packed at compile time as
+// [KH, KW, Co/16, Ci, 16]; rows are 5 input columns (then a 2-column
+// tail), each a broadcast input element; the bias initializes the
+// accumulators and each tile is stored transposed.
+// CHECK-LABEL: func.func @conv_transpose2d
+// CHECK-SAME: (%[[X:.*]]: tensor<1x5x3x7xf32>, %[[B:.*]]: tensor<16xf32>)
+// CHECK: %[[P:.*]] = arith.constant dense_resource<packed_weight{{.*}}> : tensor<2x2x1x5x16xf32>
+// CHECK: scf.for %[[H:.*]] = %c0 to %c3
+// CHECK: scf.for %[[I:.*]] = %c0 to %c2
+// CHECK: scf.for %[[J:.*]] = %c0 to %c2
+// CHECK: %[[B0:.*]] = vector.transfer_read %[[B]][%c0]
+// CHECK: scf.for %[[K:.*]] = %c0 to %c5 step %c1 iter_args(%{{.*}} = %[[B0]],
+// CHECK: tensor.extract %[[X]][%c0, %[[K]], %[[H]], %c0]
+// CHECK: vector.transfer_read %[[P]][%[[I]], %[[J]], %c0, %[[K]], %c0]
+// CHECK-COUNT-10: vector.fma
+// CHECK: linalg.transpose
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[H]], %[[I]], 0, %[[J]]] [1, 16, 1, 1, 5, 1]
+// CHECK-COUNT-4: vector.fma
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[H]], %[[I]], 5, %[[J]]] [1, 16, 1, 1, 2, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x16x3x2x7x2xf32> into tensor<1x16x6x14xf32>
+func.func @conv_transpose2d(%x: tensor<1x5x3x7xf32>, %b: tensor<16xf32>) -> tensor<1x16x6x14xf32> {
+  %w = graph.constant dense<0.5> : tensor<5x16x2x2xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x5x3x7xf32>, tensor<5x16x2x2xf32>, tensor<16xf32>) -> tensor<1x16x6x14xf32> {
+  ^bb0(%a: tensor<1x5x3x7xf32>, %c: tensor<5x16x2x2xf32>, %d: tensor<16xf32>):
+    %1 = graph.conv_transpose2d %a, %c, %d {strides = array<i64: 2, 2>} : (tensor<1x5x3x7xf32>, tensor<5x16x2x2xf32>, tensor<16xf32>) -> tensor<1x16x6x14xf32>
+    graph.yield %1 : tensor<1x16x6x14xf32>
+  }
+  return %0 : tensor<1x16x6x14xf32>
+}
+
+// -----
+
+// A broadcast epilogue operand ([1, C, 1, 1], LR-ASPP's attention scale)
+// is read once per vector as a scalar: the group stays a kernel.
+// CHECK-LABEL: func.func @conv_scale_epilogue
+// CHECK-NOT: linalg.generic
+// CHECK: vector.fma
+// CHECK: %[[S:.*]] = tensor.extract %{{.*}}[%c0, %{{.*}}, %c0, %c0] : tensor<1x4x1x1xf32>
+// CHECK: %[[SV:.*]] = vector.broadcast %[[S]]
+// CHECK: arith.mulf %{{.*}}, %[[SV]] : vector<8xf32>
+func.func @conv_scale_epilogue(%x: tensor<1x6x2x8xf32>, %s: tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<4x6x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %s) : (tensor<1x6x2x8xf32>, tensor<4x6x1x1xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32> {
+  ^bb0(%a: tensor<1x6x2x8xf32>, %c: tensor<4x6x1x1xf32>, %d: tensor<1x4x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x6x2x8xf32>, tensor<4x6x1x1xf32>) -> tensor<1x4x2x8xf32>
+    %2 = graph.relu %1 : tensor<1x4x2x8xf32>
+    %3 = graph.mul %2, %d : (tensor<1x4x2x8xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x2x8xf32>
+    graph.yield %3 : tensor<1x4x2x8xf32>
+  }
+  return %0 : tensor<1x4x2x8xf32>
+}

@@ -41,11 +41,46 @@ save("shape_chain", [
     [numpy_helper.from_array(np.array(0, np.int64), "zero"),
      numpy_helper.from_array(np.array([0], np.int64), "zero1"),
      numpy_helper.from_array(np.array([-1], np.int64), "minus1")])
-# Nearest 2x upsampling: one constant interpolation matrix per resized axis.
+# Nearest 2x upsampling: one graph.resize over H and W, one tap each.
 save("resize", [helper.make_node("Resize", ["x", "", "scales"], ["y"],
                                  mode="nearest")],
      [t("x", F, [1, 1, 2, 3])], [t("y", F, [1, 1, 4, 6])],
      [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")])
+# Linear with align_corners to sizes: two taps where a row falls between
+# inputs, one where it hits an input; the unresized W axis is left out.
+save("resize_linear", [helper.make_node(
+    "Resize", ["x", "", "", "sizes"], ["y"], mode="linear",
+    coordinate_transformation_mode="align_corners")],
+    [t("x", F, [1, 2, 3, 4])], [t("y", F, [1, 2, 5, 4])],
+    [numpy_helper.from_array(np.array([1, 2, 5, 4], np.int64), "sizes")])
+# tf_crop_and_resize outside the roi: weight 0 there, then the
+# extrapolation value added.
+save("resize_crop", [helper.make_node(
+    "Resize", ["x", "roi", "", "sizes"], ["y"], mode="linear",
+    coordinate_transformation_mode="tf_crop_and_resize",
+    extrapolation_value=7.0)],
+    [t("x", F, [1, 1, 4, 4])], [t("y", F, [1, 1, 3, 3])],
+    [numpy_helper.from_array(np.array([0, 0, 0.4, 0.6, 1, 1, 1.2, 1.7],
+                                      np.float32), "roi"),
+     numpy_helper.from_array(np.array([1, 1, 3, 3], np.int64), "sizes")])
+# Upsample (opset 9) is the same resize.
+save("upsample", [helper.make_node("Upsample", ["x", "scales"], ["y"],
+                                   mode="nearest")],
+     [t("x", F, [1, 2, 2, 2])], [t("y", F, [1, 2, 2, 6])],
+     [numpy_helper.from_array(np.array([1, 1, 1, 3], np.float32), "scales")],
+     opset=9)
+# ConvTranspose with stride = kernel: one graph.conv_transpose2d; with a
+# stride below the kernel: a conv2d of the zero-dilated input.
+save("convtranspose", [
+    helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"],
+                     kernel_shape=[2, 3], strides=[2, 3]),
+    helper.make_node("ConvTranspose", ["x", "w"], ["z"],
+                     kernel_shape=[2, 3], strides=[1, 2])],
+    [t("x", F, [1, 3, 4, 5])], [t("y", F, [1, 2, 8, 15]),
+                                t("z", F, [1, 2, 5, 11])],
+    [numpy_helper.from_array(rng.standard_normal((3, 2, 2, 3)).astype(
+        np.float32), "w"),
+     numpy_helper.from_array(rng.standard_normal(2).astype(np.float32), "b")])
 # HardSigmoid decomposes into scale, shift and clamp.
 save("hardsigmoid", [helper.make_node("HardSigmoid", ["x"], ["y"], alpha=0.5)],
      [t("x", F, [4])], [t("y", F, [4])])

@@ -76,7 +76,8 @@ mlir::Value oneHotMask(mlir::OpBuilder &b, mlir::Location loc,
 /// has spatial size (H - 1) * stride + (K - 1) * dilation + 1; `cropBegin`
 /// and `cropEnd` (per spatial dim; negative values extend with zeros) cut
 /// it to size. Built as a stride-1 conv2d of the zero-dilated, padded input
-/// with the flipped, per-group-transposed filter.
+/// with the flipped, per-group-transposed filter; as one conv_transpose2d
+/// when the stride equals the kernel (no crops, dilations or groups).
 mlir::Value buildConvTranspose2D(
     mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value filter,
     mlir::Value bias, llvm::ArrayRef<int64_t> strides,
