@@ -36,6 +36,37 @@ def RecordModelSignature : Pass<"mlc-record-model-signature", "mlir::ModuleOp"> 
   ];
 }
 
+def InstrumentKernels : Pass<"mlc-instrument-kernels", "mlir::ModuleOp"> {
+  let summary = "Bracket every kernel with profiling calls into the runtime";
+  let description = [{
+    Runs on the graph dialect, after graph optimization and right before
+    convert-graph-to-linalg (which lowers each op in place, so the brackets
+    stay around what the op becomes). Kernel k of the entry function is
+    each top-level `graph.fusion_group`, in program order, and each graph
+    op outside a group that needs a loop nest (every op but constants,
+    reshapes and slices: at -O0 nothing is grouped). Each is bracketed as
+
+      func.call @mlc_profile_begin(k) : (i32) -> ()
+      <the kernel>
+      func.call @mlc_profile_end(k) : (i32) -> ()
+
+    (external functions of the runtime, runtime/lib/Profile.cpp), and the
+    module attribute `mlc.kernels` records the kernel table that
+    mlc-emit-model-abi exports as `<prefix>_kernels`: one line per kernel,
+    "<flops> <ops> <name>", where ops are the graph ops it computes joined
+    with '+' ("conv2d+add+relu"), name the source nodes they come from (the
+    node names in their locations: model.json / ONNX node names, joined with
+    '+'; "kernel<k>" when none is known), both shortened to about 60
+    characters, and flops the sum of graph::estimateFlops over its ops.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "Name of the model's entry function">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect"];
+}
+
 def DistinctResultBuffers
     : Pass<"mlc-distinct-result-buffers", "mlir::func::FuncOp"> {
   let summary = "Give every memref a function returns its own buffer";
@@ -111,8 +142,9 @@ def EmitModelABI : Pass<"mlc-emit-model-abi", "mlir::ModuleOp"> {
     `mlc.signature` module attribute), mlc_model_cpu_features and
     mlc_model_workspace_bytes (the module's `mlc.workspace_bytes`, whose
     presence means the entry takes the workspace pointer as its last
-    argument; 0 without it). The entry function becomes internal. With
-    `prefix`, the symbols are <prefix>_entry etc. (the other function
+    argument; 0 without it), and mlc_model_kernels when the module has the
+    `mlc.kernels` table of mlc-instrument-kernels. The entry function
+    becomes internal. With `prefix`, the symbols are <prefix>_entry etc. (the other function
     families of trainable models, see model_abi.h).
   }];
   let options = [

@@ -106,9 +106,13 @@ static std::string cudaLoopsPipeline(const CPUPipelineOptions &o) {
 static std::string loopsPipeline(const CPUPipelineOptions &o) {
   if (o.device == "cuda" || o.device == "cuda-emulated")
     return cudaLoopsPipeline(o);
+  // Profiling brackets go around each kernel while its ops are still graph
+  // ops; the lowering below replaces them in place.
+  std::string instrument =
+      o.profile ? "mlc-instrument-kernels{entry=" + o.entry + "}," : "";
   return "graph-expand-training-ops,"
          "mlc-record-model-signature{entry=" + o.entry +
-         "},"
+         "}," + instrument +
          "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{" +
          "vector-bits=" + std::to_string(o.vectorBits) +
          " vector-registers=" + std::to_string(o.vectorRegisters) +
@@ -272,6 +276,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "cuda-toolkit",
       llvm::cl::desc("CUDA: toolkit root with bin/ptxas and bin/fatbinary"),
       llvm::cl::init("/usr/local/cuda")};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("CPU: bracket every kernel with profiling calls and "
+                     "record the kernel table (mlc-instrument-kernels)"),
+      llvm::cl::init(true)};
   Option<bool> reassociateFPReductions{
       *this, "reassociate-fp-reductions",
       llvm::cl::desc("Float sums/products of vector kernels in one "
@@ -288,6 +297,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.vectorRegisters = vectorRegisters;
     o.parallel = parallel;
     o.reassociateFPReductions = reassociateFPReductions;
+    o.profile = profile;
     o.device = device;
     o.cudaChips = cudaChips;
     o.cudaToolkit = cudaToolkit;

@@ -10,42 +10,9 @@ namespace mlc::target {
 
 namespace {
 
-int64_t elements(Type t) {
-  auto shaped = dyn_cast<ShapedType>(t);
-  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
-}
-
 bool isGraphCompute(Operation *op) {
   return isa<GraphDialect>(op->getDialect()) &&
          !isa<ConstantOp, FusionGroupOp, YieldOp>(op);
-}
-
-int64_t flopsOf(Operation *op) {
-  if (auto mm = dyn_cast<MatMulOp>(op)) {
-    int64_t k = mm.getLhs().getType().getShape().back();
-    return 2 * elements(mm.getType()) * k;
-  }
-  if (auto conv = dyn_cast<Conv2DOp>(op)) {
-    auto w = conv.getFilter().getType().getShape();
-    return 2 * elements(conv.getType()) * w[1] * w[2] * w[3];
-  }
-  if (auto pool = dyn_cast<MaxPool2DOp>(op))
-    return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
-  if (auto pool = dyn_cast<AvgPool2DOp>(op))
-    return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
-  if (isa<GlobalAvgPoolOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
-          ReduceProdOp, ArgMaxOp, ArgMinOp>(op))
-    return elements(op->getOperand(0).getType());
-  // max, subtract, exp, sum, divide per element.
-  if (isa<SoftmaxOp, LogSoftmaxOp>(op))
-    return 5 * elements(op->getOperand(0).getType());
-  // mean, center, square, variance, normalize, scale, shift.
-  if (isa<LayerNormOp>(op))
-    return 7 * elements(op->getOperand(0).getType());
-  if (isa<ReshapeOp, TransposeOp, ConcatOp, SliceOp, GatherOp, PadOp, CastOp,
-          GatherElementsOp, BroadcastToOp>(op))
-    return 0;
-  return op->getNumResults() ? elements(op->getResult(0).getType()) : 0;
 }
 
 } // namespace
@@ -66,7 +33,7 @@ llvm::json::Object graphStats(ModuleOp module) {
       weightsBytes += type.getNumElements() * std::max(1u, bits / 8);
     }
     if (isGraphCompute(op))
-      flops += flopsOf(op);
+      flops += estimateFlops(op);
     if (auto group = dyn_cast<FusionGroupOp>(op)) {
       llvm::json::Array ops;
       for (Operation &inner : group.getBody().front().without_terminator())

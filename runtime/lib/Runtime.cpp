@@ -171,6 +171,7 @@ void destroyModel(mlc_model *model) {
     free(w);
   pthread_mutex_destroy(&model->workspaceLock);
   destroyTraining(model);
+  freeProfile(model);
   freeSignature(&model->sig);
   if (model->handle)
     dlclose(model->handle);
@@ -317,7 +318,7 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
   model->workspaceBytes = workspaceBytes();
-  if (setUpDevice(model) != MLC_OK) {
+  if (loadProfile(model) != MLC_OK || setUpDevice(model) != MLC_OK) {
     destroyModel(model);
     return nullptr;
   }
@@ -446,14 +447,6 @@ int32_t mlc_model_num_threads(const mlc_model *model) {
     return 1;
   return effectiveNumThreads(
       __atomic_load_n(&model->numThreads, __ATOMIC_RELAXED));
-}
-
-void mlc::rt::prepareCall(const mlc_model *model) {
-  // The model's own runtime copy runs its parallel loops and keeps the
-  // setting per thread: set it on this thread every time, as it may have
-  // changed since this thread's last call.
-  if (model->setNumThreads)
-    model->setNumThreads(__atomic_load_n(&model->numThreads, __ATOMIC_RELAXED));
 }
 
 //===----------------------------------------------------------------------===//
@@ -663,7 +656,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     for (int32_t i = 0; i < numVars; ++i)
       buffers[i] =
           model->variables[model->inferVariables[i]].copies[model->current];
-    prepareCall(model);
+    CallScope call(model, Family::Run);
     model->entry(buffers, workspace);
   }
 

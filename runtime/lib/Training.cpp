@@ -228,8 +228,10 @@ mlc_status runInit(mlc_model *model) {
   }
   for (int32_t i = 0; i < n; ++i)
     buffers[i] = model->variables[i].copies[model->current];
-  prepareCall(model);
-  model->initEntry(buffers, workspace);
+  {
+    CallScope call(model, Family::Init);
+    model->initEntry(buffers, workspace);
+  }
   free(workspace);
   free(buffers);
   return MLC_OK;
@@ -542,8 +544,10 @@ mlc_status mlc_model_train_step(mlc_model *model, const mlc_tensor *inputs,
     for (int32_t i = 0; i < count; ++i)
       buffers[numVars + i] = inputs[i].data;
     buffers[sig.numInputs] = &lossValue;
-    prepareCall(model);
-    model->trainEntry(buffers, model->trainWorkspace);
+    {
+      CallScope call(model, Family::Train);
+      model->trainEntry(buffers, model->trainWorkspace);
+    }
     model->current = next;
   }
   free(buffers);

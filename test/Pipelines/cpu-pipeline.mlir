@@ -6,19 +6,23 @@
 // RUN: mlc-opt %s --mlc-cpu-pipeline="cpu-features=avx2,fma" | FileCheck %s --check-prefixes=LLVM,FEATURES --implicit-check-not=memref. --implicit-check-not=scf. --implicit-check-not=cf. --implicit-check-not=arith. --implicit-check-not=math. --implicit-check-not=func.func --implicit-check-not=tensor. --implicit-check-not=linalg. --implicit-check-not=vector. --implicit-check-not=ub.
 // RUN: mlc-opt %s --mlc-cpu-pipeline | FileCheck %s --check-prefixes=LLVM,NOFEATURES
 // RUN: mlc-opt %s --mlc-lower-to-loops | mlc-opt --mlc-lower-to-llvm | FileCheck %s --check-prefixes=LLVM,NOFEATURES
+// RUN: mlc-opt %s --mlc-cpu-pipeline="profile=false" | FileCheck %s --check-prefix=NOPROFILE --implicit-check-not=mlc_profile --implicit-check-not=mlc.kernels --implicit-check-not=mlc_model_kernels
 
 // Loops over buffers (scalar kernels, vector-bits=0): the signature is
 // recorded before bufferization, the results become out-params after the
 // inputs, the constant is a global, and every op is a loop nest writing
 // straight into the out-params. No intermediates: the static memory plan's
-// workspace is empty.
-// LOOPS: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = 0 : i64, mlc.workspace_lower_bound_bytes = 0 : i64}
+// workspace is empty. Each op is a kernel (nothing is grouped without the
+// graph optimizations), bracketed by the profiling calls (mlc.kernels: its
+// FLOPs, ops and, without node names, the line of the op).
+// LOOPS: module attributes {mlc.kernels = "48 matmul cpu-pipeline.mlir:{{[0-9]+}}\0A8 add cpu-pipeline.mlir:{{[0-9]+}}\0A8 erf cpu-pipeline.mlir:{{[0-9]+}}\0A6 relu cpu-pipeline.mlir:{{[0-9]+}}\0A", mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = 0 : i64, mlc.workspace_lower_bound_bytes = 0 : i64}
 // LOOPS: memref.global "private" constant @[[CST:.*]] : memref<4xf32> = dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]>
 // LOOPS: func.func @main(%[[X:.*]]: memref<2x3xf32> {mlc.name = "x"}, %[[W:.*]]: memref<3x4xf32>, %[[Y:.*]]: memref<2x4xf32> {mlc.name = "y"}, %[[R:.*]]: memref<2x3xf32>, %{{.*}}: memref<0xi8>) {
 // LOOPS-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // LOOPS-DAG: %[[G:.*]] = memref.get_global @[[CST]] : memref<4xf32>
 // Zero-fill of the matmul accumulator.
-// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS: call @mlc_profile_begin(%[[K0:.*]]) : (i32) -> ()
+// LOOPS-NEXT: scf.for %[[I:[a-z0-9_]+]] =
 // LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
 // LOOPS-NEXT: memref.store %[[ZERO]], %[[Y]][%[[I]], %[[J]]] : memref<2x4xf32>
 // Matmul: i, j, then the reduction loop k innermost.
@@ -32,7 +36,9 @@
 // LOOPS-NEXT: arith.addf
 // LOOPS-NEXT: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
 // Broadcast add of the constant: it is indexed by j only.
-// LOOPS: scf.for %[[I:[a-z0-9_]+]] =
+// LOOPS: call @mlc_profile_end(%[[K0]]) : (i32) -> ()
+// LOOPS-NEXT: call @mlc_profile_begin(%[[K1:.*]]) : (i32) -> ()
+// LOOPS-NEXT: scf.for %[[I:[a-z0-9_]+]] =
 // LOOPS-NEXT: scf.for %[[J:[a-z0-9_]+]] =
 // LOOPS-NEXT: memref.load %[[Y]][%[[I]], %[[J]]]
 // LOOPS-NEXT: memref.load %[[G]][%[[J]]] : memref<4xf32>
@@ -45,8 +51,11 @@
 // LOOPS-NEXT: %[[V:.*]] = memref.load %[[X]][%[[I]], %[[J]]]
 // LOOPS-NEXT: %[[M:.*]] = arith.maximumf %[[V]], %[[ZERO]] : f32
 // LOOPS-NEXT: memref.store %[[M]], %[[R]][%[[I]], %[[J]]]
-// LOOPS: return
+// LOOPS: call @mlc_profile_end(%[[K3:.*]]) : (i32) -> ()
+// LOOPS-NEXT: return
 // LOOPS-NEXT: }
+// LOOPS: func.func private @mlc_profile_begin(i32)
+// LOOPS: func.func private @mlc_profile_end(i32)
 
 // The default vector kernels (256 bits): the fill, the bias add and relu
 // are one vector per row (4 and 3 lanes); the matmul (no fusion group here,
@@ -83,7 +92,7 @@
 // internal, the workspace last (its size depends on the graph
 // optimizations); erf is mlc-approximate-math's inline polynomial, not a
 // call to libm's erff.
-// LLVM: module attributes {mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = [[WSB:[0-9]+]] : i64, mlc.workspace_lower_bound_bytes = {{[0-9]+}} : i64}
+// LLVM: module attributes {mlc.kernels = {{.*}}, mlc.signature = "in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A", mlc.workspace_bytes = [[WSB:[0-9]+]] : i64, mlc.workspace_lower_bound_bytes = {{[0-9]+}} : i64}
 // FEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("avx2,fma\00")
 // NOFEATURES-DAG: llvm.mlir.global internal constant @__mlc_cpu_features("\00")
 // LLVM-DAG: llvm.mlir.global internal constant @__mlc_signature("in f32 [2,3] x\0Ain f32 [3,4] input1\0Aout f32 [2,4] y\0Aout f32 [2,3] output1\0A\00")
@@ -95,8 +104,12 @@
 // LLVM-NEXT: llvm.mlir.constant([[WSB]] : i64)
 // LLVM: llvm.func @mlc_model_signature() -> !llvm.ptr
 // LLVM: llvm.func @mlc_model_cpu_features() -> !llvm.ptr
+// LLVM: llvm.func @mlc_model_kernels() -> !llvm.ptr
 // LLVM: llvm.func @mlc_model_entry(%{{.*}}: !llvm.ptr, %[[WS:.*]]: !llvm.ptr)
 // LLVM: llvm.call @main(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WS]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// profile=false: no brackets and no kernel table.
+// NOPROFILE: llvm.func @mlc_model_entry
+
 func.func @main(%x: tensor<2x3xf32> {mlc.name = "x"}, %w: tensor<3x4xf32>) -> (tensor<2x4xf32> {mlc.name = "y"}, tensor<2x3xf32>) {
   %c = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
   %0 = graph.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>

@@ -147,6 +147,12 @@ cl::opt<bool> reassociateFPReductions(
              "faster, but results differ from the in-order scalar kernels "
              "and constant folding in the last bits"),
     cl::init(false));
+cl::opt<bool> profileKernels(
+    "profile", cl::cat(mlcCategory),
+    cl::desc("Bracket every kernel with profiling calls and record the "
+             "kernel table, for mlc-run --profile (default true; "
+             "--profile=false leaves them out)"),
+    cl::init(true));
 cl::opt<std::string> runtimeLib(
     "runtime-lib", cl::cat(mlcCategory),
     cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
@@ -450,6 +456,7 @@ int main(int argc, char **argv) {
   pipelineOpts.vectorRegisters = target->vectorRegisters;
   pipelineOpts.parallel = parallelKernels;
   pipelineOpts.reassociateFPReductions = reassociateFPReductions;
+  pipelineOpts.profile = profileKernels;
   if (cuda) {
     pipelineOpts.device = "cuda";
     pipelineOpts.cudaChips = cudaArch;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "Profile.h"
 #include "mlc/Frontend/ONNXModel.h"
 #include "mlc/runtime.h"
 
@@ -67,6 +68,14 @@ running:
   --concurrent T                run from T threads at once, each with its own
                                 outputs, and check all results are bitwise
                                 identical (default 1)
+  --profile                     time every kernel over the --bench runs
+                                (default 20, after the warm-up) and print a
+                                table sorted by time: kernel, source nodes,
+                                ops, calls, ms per run, % of the run, GFLOP,
+                                GFLOP/s, then the kernels' sum against the
+                                wall time per run; with --train, over the
+                                train steps
+  --profile-json FILE           --profile, and write the table as JSON
   --info                        print the model's inputs, outputs and
                                 workspace size (and a trainable model's train
                                 inputs and variables), then exit
@@ -129,6 +138,8 @@ struct Options {
   int64_t warmup = 3;
   int64_t concurrent = 1; // application threads running the model
   int64_t threads = 0;    // intra-op threads; 0: the runtime's default
+  bool profile = false;
+  std::string profileJson;
   uint64_t seed = 0;
   double rtol = 1e-4;
   double atol = 1e-5;
@@ -212,6 +223,14 @@ Options parseArgs(int argc, char **argv) {
       opts.concurrent = parseInt(name, value(), 1, 1024);
     } else if (name == "--threads") {
       opts.threads = parseInt(name, value(), 0, 1024);
+    } else if (name == "--profile") {
+      noValue();
+      opts.profile = true;
+    } else if (name == "--profile-json") {
+      opts.profileJson = value();
+      if (opts.profileJson.empty())
+        usageError("empty --profile-json file name");
+      opts.profile = true;
     } else if (name == "--seed") {
       opts.seed = uint64_t(parseInt(name, value(), 0, INT64_MAX));
     } else if (name == "--rtol") {
@@ -248,6 +267,12 @@ Options parseArgs(int argc, char **argv) {
     usageError("no model given");
   if (opts.benchTimes && !opts.bench)
     usageError("--bench-times needs --bench");
+  if (opts.profile && opts.concurrent != 1)
+    usageError("--profile times one run at a time; it cannot be combined "
+               "with --concurrent");
+  // Profiling is a benchmark: enough runs to average over.
+  if (opts.profile && !opts.bench && opts.trainX.empty())
+    opts.bench = 20;
   if (opts.trainX.empty()) {
     if (opts.epochs)
       usageError("--epochs needs --train");
@@ -667,7 +692,7 @@ struct Worker {
 void runWorker(const mlc_model *model, const std::vector<mlc_tensor> &inputs,
                const std::vector<Slot> &outputSlots, Worker &worker,
                int64_t warmup, int64_t runs, std::atomic<int64_t> &ready,
-               int64_t numThreads) {
+               int64_t numThreads, mlc_model *profiled) {
   std::vector<mlc_tensor> outputs;
   for (size_t i = 0; i < outputSlots.size(); ++i)
     outputs.push_back(makeTensor(outputSlots[i], worker.outputs[i].data()));
@@ -676,6 +701,12 @@ void runWorker(const mlc_model *model, const std::vector<mlc_tensor> &inputs,
   while (ready.load() < numThreads)
     std::this_thread::yield();
   for (int64_t r = 0; r < warmup + runs; ++r) {
+    // --profile: the timed runs only.
+    if (profiled && r == warmup &&
+        mlc_model_set_profiling(profiled, 1) != MLC_OK) {
+      worker.error = mlc_last_error();
+      return;
+    }
     auto start = std::chrono::steady_clock::now();
     mlc_status status =
         mlc_model_run(model, inputs.data(), int32_t(inputs.size()),
@@ -876,6 +907,28 @@ double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
   return total / double(x.count * perSample);
 }
 
+//===----------------------------------------------------------------------===//
+// Profiling
+//===----------------------------------------------------------------------===//
+
+void enableProfiling(mlc_model *model) {
+  if (mlc_model_set_profiling(model, 1) != MLC_OK)
+    fatal(mlc_last_error());
+}
+
+void printProfile(const mlc_model *model, const Options &opts,
+                  const char *entry, int64_t runs, double wallMsPerRun) {
+  mlc::run::ProfileReport report;
+  report.model = opts.modelPath;
+  report.entry = entry;
+  report.runs = runs;
+  report.threads = mlc_model_num_threads(model);
+  report.wallMsPerRun = wallMsPerRun;
+  std::string error;
+  if (!mlc::run::reportProfile(model, report, opts.profileJson, error))
+    fatal(error);
+}
+
 int runTraining(const Options &opts, mlc_model *model) {
   std::vector<Slot> slots = describeTrainInputs(model);
   if (slots.size() != 2)
@@ -926,6 +979,9 @@ int runTraining(const Options &opts, mlc_model *model) {
   Random rng{opts.seed};
   uint64_t steps = x.count / uint64_t(batch);
   int64_t epochs = opts.epochs ? opts.epochs : 1;
+  double stepMs = 0; // all train steps, for --profile
+  if (opts.profile)
+    enableProfiling(model);
   for (int64_t epoch = 1; epoch <= epochs; ++epoch) {
     auto start = std::chrono::steady_clock::now();
     // Fisher-Yates.
@@ -939,8 +995,12 @@ int runTraining(const Options &opts, mlc_model *model) {
         memcpy(yb.data() + r * y.sampleBytes, y.sample(sample), y.sampleBytes);
       }
       float loss = 0;
+      auto stepStart = std::chrono::steady_clock::now();
       if (mlc_model_train_step(model, inputs, 2, &loss) != MLC_OK)
         fatal(std::string("train step failed: ") + mlc_last_error());
+      stepMs += std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - stepStart)
+                    .count();
       sum += loss;
     }
     double seconds =
@@ -949,6 +1009,13 @@ int runTraining(const Options &opts, mlc_model *model) {
     printf("epoch %" PRId64 "/%" PRId64 " loss=%.4g time=%.2fs\n", epoch,
            epochs, sum / double(steps), seconds);
     fflush(stdout);
+  }
+  if (opts.profile) {
+    // Evaluation below runs inference: not part of the train steps' table.
+    mlc_model_set_profiling(model, 0);
+    int64_t totalSteps = int64_t(steps) * epochs;
+    printProfile(model, opts, "train", totalSteps,
+                 totalSteps ? stepMs / double(totalSteps) : 0);
   }
 
   if (!opts.evalX.empty()) {
@@ -1026,6 +1093,11 @@ int main(int argc, char **argv) {
   if (!opts.loadWeights.empty() &&
       mlc_model_load_safetensors(model, opts.loadWeights.c_str()) != MLC_OK)
     fatal(mlc_last_error());
+  // --profile: a model without a kernel table fails before any run.
+  if (opts.profile) {
+    enableProfiling(model);
+    mlc_model_set_profiling(model, 0); // on for the timed runs only
+  }
   if (!opts.trainX.empty())
     return runTraining(opts, model);
 
@@ -1065,13 +1137,14 @@ int main(int argc, char **argv) {
       w.outputs.emplace_back(s.sizeBytes);
   std::atomic<int64_t> ready{0};
   if (opts.concurrent == 1) {
-    runWorker(model, inputs, outputSlots, workers[0], warmup, runs, ready, 1);
+    runWorker(model, inputs, outputSlots, workers[0], warmup, runs, ready, 1,
+              opts.profile ? model : nullptr);
   } else {
     std::vector<std::thread> threads;
     for (Worker &w : workers)
       threads.emplace_back(runWorker, model, std::cref(inputs),
                            std::cref(outputSlots), std::ref(w), warmup, runs,
-                           std::ref(ready), opts.concurrent);
+                           std::ref(ready), opts.concurrent, nullptr);
     for (std::thread &t : threads)
       t.join();
   }
@@ -1136,6 +1209,13 @@ int main(int argc, char **argv) {
     printf("runs=%zu concurrent=%" PRId64 " threads=%d warmup=%" PRId64 "\n", n,
            opts.concurrent, int(mlc_model_num_threads(model)), warmup);
     printf("median_ms=%.6f min_ms=%.6f\n", median, times.front());
+    if (opts.profile) {
+      mlc_model_set_profiling(model, 0);
+      double sum = 0;
+      for (double t : times)
+        sum += t;
+      printProfile(model, opts, "run", int64_t(n), sum / double(n));
+    }
   }
   if (!opts.saveWeights.empty() &&
       mlc_model_save_safetensors(model, opts.saveWeights.c_str(), 0) != MLC_OK)

@@ -31,6 +31,9 @@ struct CPUPipelineOptions {
   /// lane (faster; no longer bit-identical to the scalar loops and the
   /// reference evaluator, which add in order).
   bool reassociateFPReductions = false;
+  /// CPU: every kernel is bracketed with calls into the runtime's profiler
+  /// and the model exports its kernel table (mlc-instrument-kernels).
+  bool profile = true;
   /// "cpu"; "cuda": kernels for NVIDIA GPUs in a fatbin, host code that
   /// launches them through the runtime (docs/cuda.md); "cuda-emulated": the
   /// same kernels run as loops on the CPU, to test them without a GPU.

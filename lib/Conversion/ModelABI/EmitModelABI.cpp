@@ -25,6 +25,7 @@ namespace {
 constexpr const char *kSignatureGlobal = "__mlc_signature";
 constexpr const char *kFeaturesGlobal = "__mlc_cpu_features";
 constexpr const char *kDeviceGlobal = "__mlc_device";
+constexpr const char *kKernelsGlobal = "__mlc_kernels";
 
 struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
   using Base::Base;
@@ -81,12 +82,14 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
                 symSignature = sym(MLC_SYM_SIGNATURE),
                 symFeatures = sym(MLC_SYM_CPU_FEATURES),
                 symWorkspace = sym(MLC_SYM_WORKSPACE_BYTES),
-                symEntry = sym(MLC_SYM_ENTRY), symDevice = sym(MLC_SYM_DEVICE);
-    for (StringRef sym : {StringRef(symAbiVersion), StringRef(symSignature),
-                          StringRef(symFeatures), StringRef(symWorkspace),
-                          StringRef(symEntry), StringRef(symDevice),
-                          StringRef(kSignatureGlobal),
-                          StringRef(kFeaturesGlobal), StringRef(kDeviceGlobal)})
+                symEntry = sym(MLC_SYM_ENTRY), symDevice = sym(MLC_SYM_DEVICE),
+                symKernels = sym(MLC_SYM_KERNELS);
+    for (StringRef sym :
+         {StringRef(symAbiVersion), StringRef(symSignature),
+          StringRef(symFeatures), StringRef(symWorkspace), StringRef(symEntry),
+          StringRef(symDevice), StringRef(symKernels),
+          StringRef(kSignatureGlobal), StringRef(kFeaturesGlobal),
+          StringRef(kDeviceGlobal), StringRef(kKernelsGlobal)})
       if (module.lookupSymbol(sym))
         return fail("symbol '" + sym + "' is already defined");
 
@@ -116,6 +119,9 @@ struct EmitModelABI : mlc::impl::EmitModelABIBase<EmitModelABI> {
     addString(symSignature, kSignatureGlobal, signature.getValue());
     addString(symFeatures, kFeaturesGlobal, cpuFeatures);
     addString(symDevice, kDeviceGlobal, device);
+    // The kernel table of mlc-instrument-kernels (profiled models only).
+    if (auto kernels = module->getAttrOfType<StringAttr>("mlc.kernels"))
+      addString(symKernels, kKernelsGlobal, kernels.getValue());
 
     // void mlc_model_entry(void **buffers, void *workspace)
     auto entryType = LLVM::LLVMFunctionType::get(

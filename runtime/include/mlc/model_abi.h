@@ -112,6 +112,29 @@ typedef int32_t (*mlc_abi_cuda_run_fn)(mlc_model_entry_fn entry, void **buffers,
 typedef void (*mlc_abi_set_num_threads_fn)(int32_t n);
 #define MLC_SYM_SET_NUM_THREADS "mlc_abi_set_num_threads"
 
+/* Optional (models built before profiling existed lack it): the kernel table
+ * of the entry, one line per kernel k = 0, 1, ...:
+ *   "<flops> <ops> <name>\n"
+ * flops: a decimal count (2 per multiply-add of contractions; see
+ * mlc-instrument-kernels); ops: the graph ops the kernel computes joined
+ * with '+' (no spaces), e.g. "conv2d+add+relu"; name: the source nodes it
+ * comes from, the rest of the line. Trainable models have one per family
+ * (<prefix>_kernels). The entry calls mlc_profile_begin(k) and
+ * mlc_profile_end(k) (defined by the runtime inside the model.so) around
+ * kernel k. */
+typedef const char *(*mlc_model_kernels_fn)(void);
+#define MLC_SYM_KERNELS "mlc_model_kernels"
+
+/* Defined by the runtime inside every model.so that has a kernel table
+ * (optional: older ones lack it): the calling thread's profile counters,
+ * until the next call. counters has 2 * numKernels entries, for kernel k the
+ * total nanoseconds at [2k] and the number of calls at [2k+1], added to with
+ * relaxed atomics; NULL turns profiling off for the thread. The runtime calls
+ * it with the model's counters (or NULL) right before every call into the
+ * model whose profiling is on, and with NULL after it. */
+typedef void (*mlc_abi_set_profile_fn)(uint64_t *counters, int32_t numKernels);
+#define MLC_SYM_SET_PROFILE "mlc_abi_set_profile"
+
 /* Prefixes of the trainable-model families: <prefix>_signature,
  * <prefix>_workspace_bytes, <prefix>_entry. */
 #define MLC_TRAIN_PREFIX "mlc_train"

@@ -49,6 +49,9 @@ extern "C" {
 #define MLC_RUNTIME_HAS_NUM_THREADS 1
 /* mlc_model_device and mlc_model_run_device exist (also added to version 1). */
 #define MLC_RUNTIME_HAS_CUDA 1
+/* The profiling functions (mlc_model_set_profiling, mlc_model_kernel_info,
+ * ...) exist (also added to version 1). */
+#define MLC_RUNTIME_HAS_PROFILING 1
 
 /* Element types. Values are part of the ABI: never renumber. */
 typedef enum mlc_dtype {
@@ -176,6 +179,46 @@ MLC_API mlc_status mlc_model_set_num_threads(mlc_model *model, int32_t n);
  * model.so built before the setting existed. -1 (and an error) when model is
  * NULL. */
 MLC_API int32_t mlc_model_num_threads(const mlc_model *model);
+
+/*===--------------------------------------------------------------------===*
+ * Profiling: time per kernel (docs/runtime-api.md, docs/performance.md)
+ *
+ * mlc-compile brackets every kernel of a CPU model (a fusion group: one
+ * loop nest, possibly parallel) with calls into the runtime and records a
+ * kernel table. While profiling is on, each call into the model adds every
+ * kernel's elapsed time (CLOCK_MONOTONIC, measured on the calling thread
+ * around the whole kernel, parallel loops included) and a call count to the
+ * model's counters. Runs of several threads at once add up (atomically);
+ * the figures are per-run times only when one run is in flight at a time.
+ *===--------------------------------------------------------------------===*/
+
+/* One kernel; strings owned by the model (valid until mlc_model_close). */
+typedef struct mlc_kernel_info {
+  const char *name;  /* source nodes it computes, joined with '+' */
+  const char *ops;   /* graph ops it computes, e.g. "conv2d+add+relu" */
+  const char *entry; /* "run" (inference), "train" (step) or "init" */
+  uint64_t flops;    /* per call: 2 per multiply-add of contractions */
+} mlc_kernel_info;
+
+/* Kernels of all entries (inference first, then a trainable model's train
+ * step and init); 0 for a model without a kernel table, -1 if NULL. */
+MLC_API int32_t mlc_model_num_kernels(const mlc_model *model);
+MLC_API mlc_status mlc_model_kernel_info(const mlc_model *model, int32_t index,
+                                         mlc_kernel_info *info);
+/* Turns profiling of the calls that start afterwards on (on != 0) or off.
+ * MLC_ERR_UNSUPPORTED when turning it on for a model without a kernel
+ * table. Safe while other threads run the model. */
+MLC_API mlc_status mlc_model_set_profiling(mlc_model *model, int32_t on);
+/* 1 if profiling is on, 0 if off, -1 (and an error) if NULL. */
+MLC_API int32_t mlc_model_profiling(const mlc_model *model);
+/* Copies, for each of the count == mlc_model_num_kernels kernels, its total
+ * time in nanoseconds and the number of profiled calls that ran it, since
+ * the model was opened or last reset. Either array may be NULL. */
+MLC_API mlc_status mlc_model_kernel_times(const mlc_model *model,
+                                          uint64_t *total_ns, uint64_t *calls,
+                                          int32_t count);
+/* Sets every kernel's time and call count to zero. */
+MLC_API mlc_status mlc_model_reset_profile(mlc_model *model);
 
 /*===--------------------------------------------------------------------===*
  * Training (models compiled with mlc-compile --train)

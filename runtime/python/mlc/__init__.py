@@ -12,6 +12,15 @@ ctypes and numpy: it loads the model.so and calls the runtime's C API
     outs = m.run({"x": x})   # {"y": array}
     m.num_threads = 4        # threads of its parallel loops (0: one per CPU)
 
+Profiling (time per kernel; CPU models):
+
+    m.kernels                # [Kernel(index=0, name='conv1', ops='conv2d+...',
+                             #         entry='run', flops=235200), ...]
+    m.profiling = True       # the runs that start afterwards are timed
+    m(x)
+    m.kernel_times()         # [(total_seconds, calls), ...] per kernel
+    m.reset_profile()
+
 Trainable models (mlc-compile --train) also train in place:
 
     m.trainable              # True
@@ -32,13 +41,14 @@ inputs take float32 values, rounded to nearest even (NaN stays NaN) before
 the run, and bf16 outputs come back as float32 arrays (exactly).
 """
 
+import collections
 import ctypes
 import operator
 import os
 
 import numpy as np
 
-__all__ = ["Error", "Model", "load"]
+__all__ = ["Error", "Kernel", "Model", "load"]
 
 # Must match MLC_RUNTIME_API_VERSION in mlc/runtime.h.
 _API_VERSION = 1
@@ -83,6 +93,21 @@ class _Tensor(ctypes.Structure):
         ("dtype", ctypes.c_int),
         ("rank", ctypes.c_int32),
         ("shape", ctypes.POINTER(ctypes.c_int64)),
+    ]
+
+
+# One kernel of a model (mlc_kernel_info): the source nodes it computes, its
+# graph ops ("conv2d+add+relu"), its entry ("run", "train" or "init") and
+# its FLOPs per call.
+Kernel = collections.namedtuple("Kernel", "index name ops entry flops")
+
+
+class _KernelInfo(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("ops", ctypes.c_char_p),
+        ("entry", ctypes.c_char_p),
+        ("flops", ctypes.c_uint64),
     ]
 
 
@@ -156,6 +181,19 @@ _DEVICE_SIGNATURES = {
         ctypes.c_int, [_c_model_p, ctypes.POINTER(_Tensor), ctypes.c_int32,
                        ctypes.POINTER(_Tensor), ctypes.c_int32]),
 }
+# Profiling; a model.so built before it lacks these.
+_PROFILE_SIGNATURES = {
+    "mlc_model_num_kernels": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_kernel_info": (
+        ctypes.c_int, [_c_model_p, ctypes.c_int32,
+                       ctypes.POINTER(_KernelInfo)]),
+    "mlc_model_set_profiling": (ctypes.c_int, [_c_model_p, ctypes.c_int32]),
+    "mlc_model_profiling": (ctypes.c_int32, [_c_model_p]),
+    "mlc_model_kernel_times": (
+        ctypes.c_int, [_c_model_p, ctypes.POINTER(ctypes.c_uint64),
+                       ctypes.POINTER(ctypes.c_uint64), ctypes.c_int32]),
+    "mlc_model_reset_profile": (ctypes.c_int, [_c_model_p]),
+}
 # mlc_variable_kind values.
 _VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
 
@@ -180,9 +218,11 @@ def _open_library(path):
     lib.mlc_has_training = all(hasattr(lib, n) for n in _TRAIN_SIGNATURES)
     lib.mlc_has_threads = all(hasattr(lib, n) for n in _THREAD_SIGNATURES)
     lib.mlc_has_device = all(hasattr(lib, n) for n in _DEVICE_SIGNATURES)
+    lib.mlc_has_profile = all(hasattr(lib, n) for n in _PROFILE_SIGNATURES)
     for present, signatures in ((lib.mlc_has_training, _TRAIN_SIGNATURES),
                                 (lib.mlc_has_threads, _THREAD_SIGNATURES),
-                                (lib.mlc_has_device, _DEVICE_SIGNATURES)):
+                                (lib.mlc_has_device, _DEVICE_SIGNATURES),
+                                (lib.mlc_has_profile, _PROFILE_SIGNATURES)):
         if present:
             for name, (restype, argtypes) in signatures.items():
                 fn = getattr(lib, name)
@@ -225,6 +265,7 @@ class Model:
                                          len(self.outputs))
         self._input_shapes = [self._c_shape(s) for _, _, s in self.inputs]
         self._output_shapes = [self._c_shape(s) for _, _, s in self.outputs]
+        self.kernels = self._kernels()
 
         lib = self._lib
         self.trainable = (lib.mlc_has_training
@@ -410,6 +451,61 @@ class Model:
             raise Error(f"'{self.path}' was built before thread settings "
                         "existed; recompile it to set num_threads")
         if self._lib.mlc_model_set_num_threads(self._handle, n) != 0:
+            raise Error(self._last_error())
+
+    # Profiling.
+
+    def _kernels(self):
+        if not self._lib.mlc_has_profile:
+            return []
+        kernels = []
+        for i in range(self._lib.mlc_model_num_kernels(self._handle)):
+            info = _KernelInfo()
+            if self._lib.mlc_model_kernel_info(self._handle, i,
+                                               ctypes.byref(info)) != 0:
+                raise Error(self._last_error())
+            kernels.append(Kernel(i, info.name.decode("utf-8", "replace"),
+                                  info.ops.decode(), info.entry.decode(),
+                                  int(info.flops)))
+        return kernels
+
+    def _require_profile(self):
+        if self._handle is None:
+            raise Error("the model has been closed")
+        if not self._lib.mlc_has_profile:
+            raise Error(f"'{self.path}' was built before profiling existed; "
+                        "recompile it to profile it")
+
+    @property
+    def profiling(self):
+        """Whether runs (and train steps) that start now are profiled.
+        Setting it to True raises mlc.Error for a model without a kernel
+        table."""
+        self._require_profile()
+        return bool(self._lib.mlc_model_profiling(self._handle))
+
+    @profiling.setter
+    def profiling(self, on):
+        self._require_profile()
+        if self._lib.mlc_model_set_profiling(self._handle,
+                                             int(bool(on))) != 0:
+            raise Error(self._last_error())
+
+    def kernel_times(self):
+        """Per kernel (in m.kernels order): (total seconds, calls) of the
+        profiled calls since the model was opened or reset_profile()."""
+        self._require_profile()
+        n = len(self.kernels)
+        ns, calls = (ctypes.c_uint64 * max(n, 1))(), (ctypes.c_uint64 *
+                                                     max(n, 1))()
+        if self._lib.mlc_model_kernel_times(self._handle, ns, calls, n) != 0:
+            raise Error(self._last_error())
+        return [(ns[i] / 1e9, int(calls[i])) for i in range(n)]
+
+    def reset_profile(self):
+        """Sets every kernel's time and call count back to zero."""
+        self._require_profile()
+        if self._lib.mlc_model_reset_profile(self._handle) != 0:
             raise Error(self._last_error())
 
     def __call__(self, *args, **kwargs):

@@ -15,9 +15,14 @@
  *   7  input x f32 [1000]; outputs y = 2 * x, computed in a parallel loop
  *      through the runtime's libomp entry points as compiled kernels call
  *      them, and threads i32 [] = the size of the team that ran it
+ *   8  variant 0 with a kernel table of two kernels, bracketed with the
+ *      runtime's profiling hooks as compiled kernels are: "add" (y, after
+ *      about a millisecond of busy waiting) and "compare" (positive, total)
  * Except for variant 7 (which uses the runtime's own), the model records the
  * thread setting the runtime passes before each call (fake_threads.h).
  *===----------------------------------------------------------------------===*/
+
+#define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 
 #include "mlc/model_abi.h"
 
@@ -31,6 +36,35 @@
 
 #if FAKE_VARIANT != 7
 #include "fake_threads.h"
+#endif
+
+#if FAKE_VARIANT == 8
+#include <time.h>
+
+/* The runtime's hooks (runtime/lib/Profile.cpp), hidden in this model.so. */
+void mlc_profile_begin(int32_t kernel);
+void mlc_profile_end(int32_t kernel);
+#define KERNEL_BEGIN(k) mlc_profile_begin(k)
+#define KERNEL_END(k) mlc_profile_end(k)
+
+/* The name of kernel 0 has the characters JSON output must escape. */
+const char *mlc_model_kernels(void) {
+  return "12 add row add 'a'+\"b\"\n9 compare positive\n";
+}
+
+/* Time the profile must see: about a millisecond. */
+static void spinMs(void) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  do
+    clock_gettime(CLOCK_MONOTONIC, &now);
+  while ((now.tv_sec - start.tv_sec) * 1000000000L +
+             (now.tv_nsec - start.tv_nsec) <
+         1000000L);
+}
+#else
+#define KERNEL_BEGIN(k) ((void)0)
+#define KERNEL_END(k) ((void)0)
 #endif
 
 #define WORKSPACE_BYTES 100 /* deliberately not a multiple of 64 */
@@ -146,17 +180,23 @@ void mlc_model_entry(void **buffers, void *workspace) {
   /* Go through the workspace so that a too small or shared one shows up. */
   float *row = (float *)workspace;
   int64_t sum = 0;
+  KERNEL_BEGIN(0);
+#if FAKE_VARIANT == 8
+  spinMs();
+#endif
   for (int j = 0; j < 3; ++j) {
     row[j] = (float)b[j];
     sum += b[j];
   }
-  for (int i = 0; i < 2; ++i) {
-    for (int j = 0; j < 3; ++j) {
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
       y[i * 3 + j] = a[i * 3 + j] + row[j];
-      positive[i * 3 + j] = y[i * 3 + j] > 0;
-    }
-  }
+  KERNEL_END(0);
+  KERNEL_BEGIN(1);
+  for (int i = 0; i < 6; ++i)
+    positive[i] = y[i] > 0;
   *total = (int32_t)sum;
+  KERNEL_END(1);
 #endif
 }
 #endif

@@ -11,9 +11,12 @@
  *      momentum 0.9 (lr 0.5). Variables: param W f32 [4,3], param c f32 [3],
  *      state vW f32 [4,3], state vc f32 [3], state step i64 []. Train batch
  *      x f32 [8,4], label i64 [8]; inference x f32 [5,4] -> logits f32 [5,3].
- * Variants 2 and up are variant 0 with one thing broken for the runtime's
- * load-time checks (see the signature selection below). Every entry records
- * the thread setting the runtime passed (fake_threads.h).
+ * Variants 2 to 14 are variant 0 with one thing broken for the runtime's
+ * load-time checks (see the signature selection below). Variant 15 is
+ * variant 0 with kernel tables, its entries bracketing their work with the
+ * profiling hooks as compiled kernels do (one kernel in inference and init,
+ * two in the train step). Every entry records the thread setting the
+ * runtime passed (fake_threads.h).
  *===----------------------------------------------------------------------===*/
 
 #include "fake_threads.h"
@@ -26,6 +29,22 @@
 
 #ifndef FAKE_VARIANT
 #define FAKE_VARIANT 0
+#endif
+
+#if FAKE_VARIANT == 15
+/* The runtime's hooks (runtime/lib/Profile.cpp), hidden in this model.so. */
+void mlc_profile_begin(int32_t kernel);
+void mlc_profile_end(int32_t kernel);
+#define KERNEL_BEGIN(k) mlc_profile_begin(k)
+#define KERNEL_END(k) mlc_profile_end(k)
+const char *mlc_model_kernels(void) { return "10 matmul+add predict\n"; }
+const char *mlc_train_kernels(void) {
+  return "24 matmul+sub+mul loss\n30 mul+sub sgd update\n";
+}
+const char *mlc_init_kernels(void) { return "0 fill init\n"; }
+#else
+#define KERNEL_BEGIN(k) ((void)0)
+#define KERNEL_END(k) ((void)0)
 #endif
 
 /* The runtime promises 64-byte aligned variables and workspaces and outputs
@@ -203,8 +222,10 @@ void mlc_model_entry(void **buffers, void *workspace) {
   checkAligned(buffers[1]);
   const float *w = buffers[0], *b = buffers[1], *x = buffers[2];
   float *y = buffers[3];
+  KERNEL_BEGIN(0);
   for (int i = 0; i < 2; ++i)
     y[i] = x[i * 3] * w[0] + x[i * 3 + 1] * w[1] + x[i * 3 + 2] * w[2] + b[0];
+  KERNEL_END(0);
 }
 
 /* Variant 12 exports no train functions: a plain model whose inference
@@ -221,12 +242,14 @@ void mlc_init_entry(void **buffers, void *workspace) {
   if (workspace) /* size 0: the runtime passes NULL */
     abort();
   float *w = buffers[0];
+  KERNEL_BEGIN(0);
   w[0] = 0.1f;
   w[1] = -0.2f;
   w[2] = 0.3f;
   *(float *)buffers[1] = 0;
   *(float *)buffers[2] = 0;
   *(int64_t *)buffers[3] = 0;
+  KERNEL_END(0);
 }
 #endif
 
@@ -247,6 +270,7 @@ void mlc_train_entry(void **buffers, void *workspace) {
   /* Per-sample dL/dpred through the workspace (100 bytes: 4 used). */
   float *g = workspace;
   float total = 0, ysum = 0;
+  KERNEL_BEGIN(0);
   for (int i = 0; i < 4; ++i) {
     float pred = x[i * 3] * w[0] + x[i * 3 + 1] * w[1] + x[i * 3 + 2] * w[2] +
                  b[0];
@@ -256,6 +280,8 @@ void mlc_train_entry(void **buffers, void *workspace) {
     ysum += y[i];
   }
   *loss = total / 4.0f;
+  KERNEL_END(0);
+  KERNEL_BEGIN(1);
   for (int j = 0; j < 3; ++j) {
     float dw = 0;
     for (int i = 0; i < 4; ++i)
@@ -265,6 +291,7 @@ void mlc_train_entry(void **buffers, void *workspace) {
   newB[0] = b[0] - 0.1f * (g[0] + g[1] + g[2] + g[3]);
   newYmean[0] = 0.9f * ymean[0] + 0.1f * (ysum / 4.0f);
   *newStep = *step + 1;
+  KERNEL_END(1);
 }
 #endif
 #endif

@@ -46,6 +46,14 @@ inline bool isView(mlir::Operation *op) {
   return llvm::isa<ReshapeOp, SliceOp>(op);
 }
 
+/// Floating-point operations of one op on its static shapes: 2 per
+/// multiply-add of contractions (matmul, conv2d), one per output element of
+/// elementwise ops, one per input element of reductions and per window
+/// position of pooling, 5 and 7 per element for softmax and layer_norm, 0 for
+/// data movement, views and constants. Used by the compile report and the
+/// kernel table of profiled models.
+int64_t estimateFlops(mlir::Operation *op);
+
 /// Numpy broadcast of two static shapes; false if incompatible.
 bool broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
                      llvm::SmallVectorImpl<int64_t> &result);

@@ -1,0 +1,51 @@
+//===- GraphFlops.cpp - floating-point work of a graph op -----------------===//
+//
+// One definition of "FLOPs" for everything that reports them: the compile
+// report (--report) and the kernel table of profiled models
+// (mlc-instrument-kernels), so both give the same figures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+using namespace mlir;
+
+namespace mlc::graph {
+
+namespace {
+int64_t elements(Type t) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+}
+} // namespace
+
+int64_t estimateFlops(Operation *op) {
+  if (auto mm = dyn_cast<MatMulOp>(op)) {
+    int64_t k = mm.getLhs().getType().getShape().back();
+    return 2 * elements(mm.getType()) * k;
+  }
+  if (auto conv = dyn_cast<Conv2DOp>(op)) {
+    auto w = conv.getFilter().getType().getShape();
+    return 2 * elements(conv.getType()) * w[1] * w[2] * w[3];
+  }
+  if (auto pool = dyn_cast<MaxPool2DOp>(op))
+    return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
+  if (auto pool = dyn_cast<AvgPool2DOp>(op))
+    return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
+  if (isa<GlobalAvgPoolOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+          ReduceProdOp, ArgMaxOp, ArgMinOp>(op))
+    return elements(op->getOperand(0).getType());
+  // max, subtract, exp, sum, divide per element.
+  if (isa<SoftmaxOp, LogSoftmaxOp>(op))
+    return 5 * elements(op->getOperand(0).getType());
+  // mean, center, square, variance, normalize, scale, shift.
+  if (isa<LayerNormOp>(op))
+    return 7 * elements(op->getOperand(0).getType());
+  if (isa<ConstantOp, FusionGroupOp, YieldOp, ReshapeOp, TransposeOp, ConcatOp,
+          SliceOp, GatherOp, PadOp, CastOp, GatherElementsOp, BroadcastToOp>(
+          op))
+    return 0;
+  return op->getNumResults() ? elements(op->getResult(0).getType()) : 0;
+}
+
+} // namespace mlc::graph
