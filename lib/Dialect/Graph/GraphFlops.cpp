@@ -28,6 +28,17 @@ int64_t estimateFlops(Operation *op) {
     auto w = conv.getFilter().getType().getShape();
     return 2 * elements(conv.getType()) * w[1] * w[2] * w[3];
   }
+  if (auto conv = dyn_cast<ConvTranspose2DOp>(op)) {
+    auto w = conv.getFilter().getType().getShape();
+    return 2 * elements(conv.getInput().getType()) * w[1] * w[2] * w[3];
+  }
+  // A multiply and an add per combination of taps.
+  if (auto resize = dyn_cast<ResizeOp>(op)) {
+    int64_t taps = 1;
+    for (Value idx : resize.getIndices())
+      taps *= cast<ShapedType>(idx.getType()).getDimSize(0);
+    return 2 * elements(resize.getType()) * taps;
+  }
   if (auto pool = dyn_cast<MaxPool2DOp>(op))
     return elements(pool.getType()) * pool.getKernel()[0] * pool.getKernel()[1];
   if (auto pool = dyn_cast<AvgPool2DOp>(op))
