@@ -416,27 +416,36 @@ def print_table(results, info):
                                            s.get("max_abs_err", float("nan"))))
 
 
-def main():
-    names = list(make_models.MODELS)
-    if ARGS.models:
-        names = ARGS.models.split(",")
-        bad = [n for n in names if n not in make_models.MODELS]
+def check_setup(known, prog, args):
+    """The models `args.models` names (all of `known` by default); exits with
+    a message naming what to do when a name is unknown or mlc's tools or
+    ONNX Runtime (unless --skip-ort) are missing. Returns (names, path of
+    onnxruntime-node's package.json)."""
+    names = list(known)
+    if args.models:
+        names = args.models.split(",")
+        bad = [n for n in names if n not in known]
         if bad:
-            sys.exit("run.py: unknown model(s) %s; choose from %s" %
-                     (", ".join(bad), ", ".join(make_models.MODELS)))
+            sys.exit("%s: unknown model(s) %s; choose from %s" %
+                     (prog, ", ".join(bad), ", ".join(known)))
     for tool in ("mlc-compile", "mlc-run"):
-        if not os.access(os.path.join(ARGS.bin, tool), os.X_OK):
-            sys.exit("run.py: %s not found in %s; build mlc "
-                     "(scripts/build.sh) or pass --bin" % (tool, ARGS.bin))
+        if not os.access(os.path.join(args.bin, tool), os.X_OK):
+            sys.exit("%s: %s not found in %s; build mlc "
+                     "(scripts/build.sh) or pass --bin" % (prog, tool, args.bin))
+    ort_pkg = os.path.join(HERE, "ort", "node_modules", "onnxruntime-node",
+                           "package.json")
+    if not args.skip_ort and not os.path.exists(ort_pkg):
+        sys.exit("%s: onnxruntime-node is not installed: "
+                 "(cd bench/perf/ort && npm install --ignore-scripts), "
+                 "or --skip-ort" % prog)
+    return names, ort_pkg
+
+
+def main():
+    names, ort_pkg = check_setup(make_models.MODELS, "run.py", ARGS)
     if not os.path.exists("/usr/bin/time"):
         sys.exit("run.py: /usr/bin/time missing (apt install time; "
                  "scripts/install-deps.sh --bench)")
-    ort_pkg = os.path.join(HERE, "ort", "node_modules", "onnxruntime-node",
-                           "package.json")
-    if not ARGS.skip_ort and not os.path.exists(ort_pkg):
-        sys.exit("run.py: onnxruntime-node is not installed: "
-                 "(cd bench/perf/ort && npm install --ignore-scripts), "
-                 "or --skip-ort")
 
     models = os.path.join(ARGS.out, "models")
     work = os.path.join(ARGS.out, "work")

@@ -339,23 +339,7 @@ def write(results, info):
 
 
 def main():
-    names = list(zoo.MODELS)
-    if ARGS.models:
-        names = ARGS.models.split(",")
-        bad = [n for n in names if n not in zoo.MODELS]
-        if bad:
-            sys.exit("zoo/run.py: unknown model(s) %s; choose from %s" %
-                     (", ".join(bad), ", ".join(zoo.MODELS)))
-    for tool in ("mlc-compile", "mlc-run"):
-        if not os.access(os.path.join(ARGS.bin, tool), os.X_OK):
-            sys.exit("zoo/run.py: %s not found in %s; build mlc or pass "
-                     "--bin" % (tool, ARGS.bin))
-    ort_pkg = os.path.join(PERF, "ort", "node_modules", "onnxruntime-node",
-                           "package.json")
-    if not ARGS.skip_ort and not os.path.exists(ort_pkg):
-        sys.exit("zoo/run.py: onnxruntime-node is not installed: (cd "
-                 "bench/perf/ort && npm install --ignore-scripts), or "
-                 "--skip-ort")
+    names, ort_pkg = perf.check_setup(zoo.MODELS, "zoo/run.py", ARGS)
     os.makedirs(ARGS.out, exist_ok=True)
     for k in ("runs", "rounds", "warmup", "settle", "compile_flags"):
         setattr(perf.ARGS, k, getattr(ARGS, k))

@@ -125,7 +125,7 @@ struct ConcatInPlace : mlc::impl::ConcatInPlaceBase<ConcatInPlace> {
         root = {};
       inputs.push_back({insert, root});
     }
-    SmallVector<Input *> inPlace, copied;
+    SmallVector<Input *> inPlace;
     for (Input &in : inputs)
       if (in.root)
         inPlace.push_back(&in);

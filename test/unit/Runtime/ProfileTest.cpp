@@ -143,17 +143,21 @@ TEST_CASE("concurrent profiled runs neither crash nor lose calls",
   REQUIRE(mlc_model_set_profiling(model.m, 1) == MLC_OK);
   const int kThreads = 4, kRuns = 10;
   std::atomic<int> failures{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&] {
-      for (int r = 0; r < kRuns; ++r) {
-        FakeRun run{float(r)};
-        if (run.run(model.m) != MLC_OK || !run.outputsCorrect())
-          ++failures;
-      }
-    });
-  for (std::thread &t : threads)
-    t.join();
+  // kThreads threads of kRuns checked runs each.
+  auto runConcurrently = [&] {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&] {
+        for (int r = 0; r < kRuns; ++r) {
+          FakeRun run{float(r)};
+          if (run.run(model.m) != MLC_OK || !run.outputsCorrect())
+            ++failures;
+        }
+      });
+    for (std::thread &t : threads)
+      t.join();
+  };
+  runConcurrently();
   CHECK(failures == 0);
   CHECK(times(model.m).calls == std::vector<uint64_t>{40, 40});
 
@@ -168,17 +172,7 @@ TEST_CASE("concurrent profiled runs neither crash nor lose calls",
       std::this_thread::yield();
     }
   });
-  threads.clear();
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&] {
-      for (int r = 0; r < kRuns; ++r) {
-        FakeRun run{float(r)};
-        if (run.run(model.m) != MLC_OK || !run.outputsCorrect())
-          ++failures;
-      }
-    });
-  for (std::thread &t : threads)
-    t.join();
+  runConcurrently();
   stop = true;
   toggler.join();
   CHECK(failures == 0);
