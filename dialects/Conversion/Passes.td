@@ -224,6 +224,7 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
            "(0: never)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect",
@@ -240,6 +241,21 @@ def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {
     scopes keep theirs) releases nothing and is replaced by its body.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def ApplyLoopAnnotations : Pass<"mlc-apply-loop-annotations"> {
+  let summary = "Turn scf.for loop hints into LLVM loop metadata";
+  let description = [{
+    Kernels mark some scf.for loops with a discardable
+    `llvm.loop_annotation` attribute (#llvm.loop_annotation, e.g. unroll
+    disabled where LLVM's unrolling makes a register-blocked loop spill its
+    accumulators). convert-scf-to-cf carries it to the loop's latch branch
+    and convert-cf-to-llvm keeps it there as a discardable attribute; this
+    pass, after them, makes it the llvm.br / llvm.cond_br's own
+    `loop_annotation`, which becomes `!llvm.loop` metadata. The attribute is
+    removed from every other op.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def ApproximateMath : Pass<"mlc-approximate-math"> {

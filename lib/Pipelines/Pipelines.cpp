@@ -194,7 +194,8 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,convert-openmp-to-llvm,"
-         "reconcile-unrealized-casts," + abiPipeline(o);
+         "reconcile-unrealized-casts,mlc-apply-loop-annotations," +
+         abiPipeline(o);
 }
 
 static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {

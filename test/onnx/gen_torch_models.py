@@ -224,6 +224,23 @@ def make_depthwise_convs():
     ), (1, 16, 13, 13)
 
 
+def make_strided_convs():
+    """Stride-2 convolutions whose input is deinterleaved once into even and
+    odd columns (1x1, 3x3, 5x5, a 7x7 stem on 3 channels; 7- and 15-wide
+    outputs: one vector with a masked tail, two with a 1-lane tail), and a
+    1x1 convolution on a 6x7 map with a 400-long reduction (its input
+    packed, LLVM unrolling off), batch 2."""
+    return Branches(
+        nn.Sequential(nn.Conv2d(24, 48, 3, 2, 1), nn.ReLU()),
+        nn.Conv2d(24, 48, 1, 2),
+        nn.Conv2d(24, 40, 5, 2, 2, bias=False),
+        nn.Sequential(nn.Conv2d(24, 3, 1), nn.Conv2d(3, 48, 7, 2, 3)),
+        nn.Sequential(nn.Upsample(size=(11, 29)), nn.Conv2d(24, 48, 3, 2, 1)),
+        nn.Sequential(nn.Conv2d(24, 400, 3, 2, 1), nn.Conv2d(400, 48, 1),
+                      nn.ReLU()),
+    ), (2, 24, 11, 13)
+
+
 class StemAndConcat(nn.Module):
     """A strided 7x7 stem on 3 channels, then concatenations: of two
     branches (written in place) followed by a padded 3x3 convolution, of an
@@ -325,6 +342,7 @@ MODELS = {
     "grouped_convs": make_grouped_convs,
     "depthwise_convs": make_depthwise_convs,
     "stem_and_concat": make_stem_and_concat,
+    "strided_convs": make_strided_convs,
 }
 
 # Op types each export must contain: what the model is there to test.
@@ -342,6 +360,7 @@ REQUIRED_OPS = {
     "grouped_convs": {"Conv", "Relu", "Add", "Concat"},
     "depthwise_convs": {"Conv", "Clip", "Relu", "GlobalAveragePool", "Concat"},
     "stem_and_concat": {"Conv", "Relu", "Concat", "MaxPool", "Mul"},
+    "strided_convs": {"Conv", "Relu", "Resize", "Concat"},
     "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",
                      "GlobalAveragePool", "Gemm"},
     "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},

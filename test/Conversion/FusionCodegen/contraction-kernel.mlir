@@ -97,6 +97,57 @@ func.func @conv_stride2(%x: tensor<1x4x9x9xf32>, %w: tensor<8x4x3x3xf32>, %b: te
 
 // -----
 
+// The same stride-2 read with 48 output channels (5 row tiles of 10): the
+// input is deinterleaved once before the loops into [..., row, phase,
+// column], t[.., ph, c] = x[.., 2c + ph], its 9 columns zero-padded to
+// 2 * 9 = 18 so that every vector of the 4-wide rows, kw = 2 included
+// (column 1 + 8 lanes), is an unmasked read. In the loops kw picks the
+// phase kw mod 2 and the column offset kw floordiv 2.
+// CHECK-LABEL: func.func @conv_stride2_deinterleaved
+// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 0, 9]
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%[[PAD]] : tensor<1x4x9x18xf32>) outs(%{{.*}} : tensor<1x4x9x2x9xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK-DAG: %[[PH:.*]] = affine.apply #{{.*}}(%[[KW]])
+// CHECK-DAG: %[[COL:.*]] = affine.apply #{{.*}}(%[[KW]])
+// CHECK: vector.transfer_read %[[T]][%c0, %{{.*}}, %{{.*}}, %[[PH]], %[[COL]]], %{{.*}} {in_bounds = [true]} : tensor<1x4x9x2x9xf32>, vector<8xf32>
+// CHECK-NOT: vector.shuffle
+// CHECK-COUNT-10: vector.fma
+func.func @conv_stride2_deinterleaved(%x: tensor<1x4x9x9xf32>, %w: tensor<48x4x3x3xf32>) -> tensor<1x48x4x4xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x4x9x9xf32>, tensor<48x4x3x3xf32>) -> tensor<1x48x4x4xf32> {
+  ^bb0(%a: tensor<1x4x9x9xf32>, %c: tensor<48x4x3x3xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x9x9xf32>, tensor<48x4x3x3xf32>) -> tensor<1x48x4x4xf32>
+    graph.yield %1 : tensor<1x48x4x4xf32>
+  }
+  return %0 : tensor<1x48x4x4xf32>
+}
+
+// -----
+
+// A 1x1 convolution: its kh and kw (extent 1) drop out of the input's
+// indices, so x[c, oh, ow] is read by plain dims and, being used by 5 row
+// tiles and large, is packed as [oh, n tiles, c, 8] (7-wide rows padded to
+// a whole vector). One vector column against 10 broadcast rows: the
+// c loop (400 long) asks LLVM not to unroll it.
+// CHECK-DAG: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// CHECK-DAG: #[[HINT:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+// CHECK-LABEL: func.func @conv1x1_packed_no_unroll
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<6x1x400x8xf32>)
+// CHECK: scf.for %[[C:.*]] = %c0 to %c400 step %c1 iter_args
+// CHECK: vector.transfer_read %[[P]][%{{.*}}, %c0, %[[C]], %c0], %{{.*}} {in_bounds = [true]} : tensor<6x1x400x8xf32>, vector<8xf32>
+// CHECK-COUNT-10: vector.fma
+// CHECK: } {llvm.loop_annotation = #[[HINT]]}
+func.func @conv1x1_packed_no_unroll(%x: tensor<1x400x6x7xf32>, %w: tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x400x6x7xf32>, tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32> {
+  ^bb0(%a: tensor<1x400x6x7xf32>, %c: tensor<48x400x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x400x6x7xf32>, tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32>
+    graph.yield %1 : tensor<1x48x6x7xf32>
+  }
+  return %0 : tensor<1x48x6x7xf32>
+}
+
+// -----
+
 // Depthwise convolution: no outer product exists (input and filter both
 // vary with the channel), so rows are output rows of the vector operand and
 // the filter tap is one broadcast shared by all rows.

@@ -1,0 +1,131 @@
+//===- ContractionKernel.h - plan and emitter of contraction kernels -*- C++ -*-===//
+//
+// Shared by the files of the contraction kernel (ContractionPlan.cpp: which
+// dims are rows and vectors and how each operand is read; ContractionPack.cpp:
+// operand layouts made before the loops; ContractionKernel.cpp: the loops).
+// See ContractionKernel.cpp for the kernel's shape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_LIB_CONVERSION_FUSIONCODEGEN_CONTRACTIONKERNEL_H
+#define MLC_LIB_CONVERSION_FUSIONCODEGEN_CONTRACTIONKERNEL_H
+
+#include "KernelSchedules.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <optional>
+
+namespace mlc::codegen::contraction {
+
+using namespace mlir;
+
+/// How a multiplicand, an epilogue operand or the initial value is read.
+struct Access {
+  Value tensor;
+  AffineMap map; // over the contraction's loops
+  bool dependsM = false;
+  bool dependsN = false;
+  int64_t nStride = 0;  // coefficient of n in the index that has it
+  unsigned nResult = 0; // which index has n
+  bool gather = false;  // n is not in the last index: lane by lane
+  // Packed: tensor is [outer..., N/nr, reduction..., nr].
+  bool packed = false;
+  SmallVector<unsigned> packOuter, packReduction;
+  // Deinterleaved: index nResult (s * n + r) split into the phase r mod s
+  // and the column n + r floordiv s of a tensor [..., s, W'] (s = nStride),
+  // so that a strided read is a contiguous one.
+  bool deinterleaved = false;
+};
+
+struct Plan {
+  linalg::GenericOp contraction;
+  linalg::GenericOp epilogue; // may be null
+  unsigned numLoops = 0, numParallel = 0;
+  SmallVector<int64_t> bounds;
+  unsigned nDim = 0;
+  std::optional<unsigned> mDim;
+  Access lhs, rhs;
+  // Initial accumulator: a splat, or read through `init`.
+  std::optional<Attribute> initSplat;
+  Access init;
+  SmallVector<Access> epilogueInputs; // null tensor: the contraction result
+  int64_t vw = 8, nv = 1, mr = 1;
+};
+
+bool dependsOn(AffineMap map, unsigned dim);
+
+/// A loop dim, or the 0 that stands for a dim of extent 1.
+bool isPlainResult(AffineExpr e);
+
+bool isConstantInput(graph::FusionGroupOp group, Value v);
+
+/// The float values of a constant operand, dense or resource-backed.
+std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
+                                               Value v);
+
+/// Chooses rows, tile sizes and operand accesses; nullopt: not our shape.
+std::optional<Plan> makePlan(graph::FusionGroupOp group,
+                             const KernelOptions &opts);
+
+/// Emits the loops of one plan.
+class Emitter {
+public:
+  Emitter(RewriterBase &rewriter, graph::FusionGroupOp group, Plan &plan,
+          const KernelOptions &opts)
+      : b(rewriter), group(group), p(plan), opts(opts),
+        loc(plan.contraction.getLoc()),
+        vecType(VectorType::get({plan.vw}, rewriter.getF32Type())) {}
+
+  Value run();
+
+private:
+  RewriterBase &b;
+  graph::FusionGroupOp group;
+  Plan &p;
+  const KernelOptions &opts;
+  Location loc;
+  VectorType vecType;
+  int64_t nr() const { return p.nv * p.vw; }
+  unsigned innermostReduction = 0;
+  /// #llvm.loop_annotation that disables LLVM's unrolling.
+  Attribute noUnrollHint();
+
+  /// Where the current tile is.
+  struct Point {
+    SmallVector<Value> dims;     // value of each loop dim (tile bases)
+    SmallVector<Value> destBase; // offset of the current dest per out dim
+    Value nTile;                 // n0 / nr
+    int64_t rows = 1, vecs = 1, lastLanes = 0;
+  };
+
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+
+  SmallVector<Value> indices(const Access &a, const Point &pt, int64_t i,
+                             int64_t j);
+  Value read(const Access &a, const Point &pt, int64_t i, int64_t j);
+  /// The largest value index `result` of `a` takes over the loop bounds.
+  int64_t maxIndex(const Access &a, unsigned result) const;
+  Value tile(Value dest, Point pt);
+  Value loops(Value dest, Point pt, unsigned level);
+  void pack(Access &a);
+  /// Whether `a`'s strided index is s * n + r with r >= 0 over the loops
+  /// and its element type f32.
+  bool canDeinterleave(const Access &a) const;
+  void deinterleave(Access &a);
+
+  /// Loop levels, outermost first.
+  enum Kind { Outer, NTiles, MTiles };
+  struct Level {
+    Kind kind;
+    unsigned dim;
+  };
+  SmallVector<Level> levels;
+  std::optional<unsigned> parallelLevel;
+};
+
+} // namespace mlc::codegen::contraction
+
+#endif
