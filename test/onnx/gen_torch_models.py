@@ -227,9 +227,10 @@ def make_depthwise_convs():
 def make_strided_convs():
     """Stride-2 convolutions whose input is deinterleaved once into even and
     odd columns (1x1, 3x3, 5x5, a 7x7 stem on 3 channels; 7- and 15-wide
-    outputs: one vector with a masked tail, two with a 1-lane tail), and a
+    outputs: one vector with a masked tail, two with a 1-lane tail), a
     1x1 convolution on a 6x7 map with a 400-long reduction (its input
-    packed, LLVM unrolling off), batch 2."""
+    packed, LLVM unrolling off) and a 1x1 stride-2 one (only the columns
+    read are packed), batch 2."""
     return Branches(
         nn.Sequential(nn.Conv2d(24, 48, 3, 2, 1), nn.ReLU()),
         nn.Conv2d(24, 48, 1, 2),
@@ -238,6 +239,7 @@ def make_strided_convs():
         nn.Sequential(nn.Upsample(size=(11, 29)), nn.Conv2d(24, 48, 3, 2, 1)),
         nn.Sequential(nn.Conv2d(24, 400, 3, 2, 1), nn.Conv2d(400, 48, 1),
                       nn.ReLU()),
+        nn.Sequential(nn.Conv2d(24, 400, 1), nn.Conv2d(400, 48, 1, 2)),
     ), (2, 24, 11, 13)
 
 

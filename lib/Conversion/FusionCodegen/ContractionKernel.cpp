@@ -387,19 +387,24 @@ Value Emitter::run() {
   // Pack the vector operand when it is indexed by plain dims and reused
   // across row tiles (or is a constant, packed for free).
   for (Access *a : {&p.lhs, &p.rhs}) {
-    if (!a->dependsN || a->dependsM || a->nStride != 1)
-      continue; // plain dims only: a stride means a compound index
-    bool plain = llvm::all_of(a->map.getResults(), isPlainResult);
-    bool hasReduction = llvm::any_of(a->map.getResults(), [&](AffineExpr e) {
-      auto d = dyn_cast<AffineDimExpr>(e);
-      return d && d.getPosition() >= p.numParallel;
-    });
-    if (!plain || !hasReduction)
+    if (!a->dependsN || a->dependsM)
       continue;
     auto type = cast<RankedTensorType>(a->tensor.getType());
     bool isConst = isConstantInput(group, a->tensor);
+    if (!canPack(*a, isConst))
+      continue;
+    // An activation is copied when it is large and reused, and its own
+    // layout needs masked or strided loads (a 7-wide row, a stride-2
+    // convolution) or is a matmul operand's (rows N apart); a convolution
+    // input with whole-vector rows is read in place.
     int64_t rowTiles = p.mDim ? llvm::divideCeil(p.bounds[*p.mDim], p.mr) : 1;
-    if (isConst || (rowTiles >= 4 && type.getNumElements() >= 16 * 1024))
+    bool maskedOrStrided =
+        a->nStride != 1 || p.bounds[p.nDim] % p.vw != 0 ||
+        llvm::any_of(a->map.getResults(), [](AffineExpr e) {
+          return !isPlainResult(e);
+        });
+    if (isConst || (rowTiles >= 4 && type.getNumElements() >= 16 * 1024 &&
+                    (a->plainIndices || maskedOrStrided)))
       pack(*a);
   }
 

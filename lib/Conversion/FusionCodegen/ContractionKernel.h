@@ -26,6 +26,9 @@ using namespace mlir;
 struct Access {
   Value tensor;
   AffineMap map; // over the contraction's loops
+  // Every index a loop dim in the op itself, before dims of extent 1 were
+  // dropped (matmul operands; not a 1x1 convolution's x[c, oh + kh, ...]).
+  bool plainIndices = false;
   bool dependsM = false;
   bool dependsN = false;
   int64_t nStride = 0;  // coefficient of n in the index that has it
@@ -110,6 +113,9 @@ private:
   int64_t maxIndex(const Access &a, unsigned result) const;
   Value tile(Value dest, Point pt);
   Value loops(Value dest, Point pt, unsigned level);
+  /// Whether `a` is indexed by plain dims (or s * n + c along n when not
+  /// a constant) and by a reduction dim: packable.
+  bool canPack(const Access &a, bool isConstant) const;
   void pack(Access &a);
   /// Whether `a`'s strided index is s * n + r with r >= 0 over the loops
   /// and its element type f32.

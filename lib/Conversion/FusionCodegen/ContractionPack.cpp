@@ -19,16 +19,66 @@ using namespace mlc;
 using namespace mlc::codegen;
 using namespace mlc::codegen::contraction;
 
-/// Packs a right-hand side indexed by plain loop dims into
-/// [outer..., N/nr, reduction..., nr], zero-padded along n.
+/// One index of a packable operand: s * d + c over a single loop dim d
+/// (s >= 1, c >= 0).
+struct ScaledDim {
+  unsigned dim;
+  int64_t scale, offset;
+};
+
+static std::optional<ScaledDim> scaledDim(AffineExpr e, const Plan &p) {
+  std::optional<SmallVector<int64_t>> form = linearForm(e, p.numLoops);
+  if (!form || form->back() < 0)
+    return std::nullopt;
+  std::optional<ScaledDim> found;
+  for (unsigned d = 0; d < p.numLoops; ++d) {
+    if ((*form)[d] == 0)
+      continue;
+    if (found || (*form)[d] < 1)
+      return std::nullopt;
+    found = ScaledDim{d, (*form)[d], form->back()};
+  }
+  return found;
+}
+
+bool Emitter::canPack(const Access &a, bool isConstant) const {
+  bool hasReduction = false;
+  llvm::SmallDenseSet<unsigned> seen;
+  for (AffineExpr e : a.map.getResults()) {
+    std::optional<ScaledDim> sd = scaledDim(e, p);
+    if (sd && !seen.insert(sd->dim).second)
+      return false; // a loop dim in two indices
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      hasReduction |= d.getPosition() >= p.numParallel;
+      continue;
+    }
+    if (isPlainResult(e))
+      continue;
+    // A strided index (a 1x1 stride-2 convolution's x[c, 2 oh, 2 ow]): the
+    // copy keeps only what is read. Not for constants, whose packing reads
+    // them by plain index.
+    if (!sd || isConstant)
+      return false;
+    hasReduction |= sd->dim >= p.numParallel;
+  }
+  return hasReduction;
+}
+
+/// Packs a right-hand side indexed by plain loop dims (or by s * d + c
+/// when not a constant) into [outer..., N/nr, reduction..., nr],
+/// zero-padded along n.
 void Emitter::pack(Access &a) {
   auto type = cast<RankedTensorType>(a.tensor.getType());
-  // The tensor's dims as loop dims; kUnit for a dim of extent 1 (index 0).
+  // The tensor's dims as loop dims (index scale * dim + offset); kUnit for
+  // a dim of extent 1 (index 0).
   constexpr unsigned kUnit = ~0u;
   SmallVector<unsigned> order;
+  SmallVector<std::pair<int64_t, int64_t>> scales;
   for (AffineExpr e : a.map.getResults()) {
-    auto d = dyn_cast<AffineDimExpr>(e);
-    order.push_back(d ? d.getPosition() : kUnit);
+    std::optional<ScaledDim> sd = scaledDim(e, p);
+    order.push_back(sd ? sd->dim : kUnit);
+    scales.push_back(sd ? std::make_pair(sd->scale, sd->offset)
+                        : std::make_pair(int64_t(1), int64_t(0)));
   }
   for (unsigned d : order) {
     if (d == p.nDim || d == kUnit)
@@ -101,11 +151,13 @@ void Emitter::pack(Access &a) {
       if (d == p.nDim)
         nPos = k;
     Value src = a.tensor;
-    if (tiles * nr() != n) {
+    auto [nScale, nOffset] = scales[nPos];
+    int64_t needed = nScale * (tiles * nr() - 1) + nOffset + 1;
+    if (needed > type.getDimSize(nPos)) {
       SmallVector<int64_t> lo(type.getRank(), 0), hi(type.getRank(), 0);
-      hi[nPos] = tiles * nr() - n;
+      hi[nPos] = needed - type.getDimSize(nPos);
       SmallVector<int64_t> padShape(type.getShape());
-      padShape[nPos] = tiles * nr();
+      padShape[nPos] = needed;
       auto padType = RankedTensorType::get(padShape, b.getF32Type());
       Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
       src = tensor::PadOp::create(b, loc, padType, src,
@@ -113,18 +165,20 @@ void Emitter::pack(Access &a) {
                                   getAsIndexOpFoldResult(ctx, hi), zero);
     }
     // Copy loops: packed dims in order; the source index of n is
-    // tile * nr + lane.
+    // (tile * nr + lane) * s + c.
     unsigned rank = shape.size();
     SmallVector<AffineExpr> srcExprs;
     unsigned tilePos = a.packOuter.size(), lanePos = rank - 1;
-    for (unsigned d : order) {
+    for (auto [d, sc] : llvm::zip(order, scales)) {
       if (d == kUnit) {
         srcExprs.push_back(getAffineConstantExpr(0, ctx));
         continue;
       }
       if (d == p.nDim) {
-        srcExprs.push_back(getAffineDimExpr(tilePos, ctx) * nr() +
-                           getAffineDimExpr(lanePos, ctx));
+        srcExprs.push_back((getAffineDimExpr(tilePos, ctx) * nr() +
+                            getAffineDimExpr(lanePos, ctx)) *
+                               sc.first +
+                           sc.second);
         continue;
       }
       auto it = llvm::find(a.packOuter, d);
@@ -133,7 +187,7 @@ void Emitter::pack(Access &a) {
                          : unsigned(tilePos + 1 +
                                     (llvm::find(a.packReduction, d) -
                                      a.packReduction.begin()));
-      srcExprs.push_back(getAffineDimExpr(pos, ctx));
+      srcExprs.push_back(getAffineDimExpr(pos, ctx) * sc.first + sc.second);
     }
     Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
     a.tensor = linalg::GenericOp::create(

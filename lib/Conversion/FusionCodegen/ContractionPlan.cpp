@@ -151,6 +151,11 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   p.bounds = c.getStaticLoopRanges();
   p.nDim = p.numParallel - 1;
   SmallVector<AffineMap> maps = c.getIndexingMapsArray();
+  auto plainIndices = [](AffineMap m) {
+    return llvm::all_of(m.getResults(),
+                        [](AffineExpr e) { return isa<AffineDimExpr>(e); });
+  };
+  bool lhsPlain = plainIndices(maps[0]), rhsPlain = plainIndices(maps[1]);
   // A loop of extent 1 (a 1x1 kernel's kh and kw, batch 1) contributes 0 to
   // every index: without it, x[c, oh + kh, ow + kw] reads as the plain
   // x[c, oh, ow] that can be packed and collapsed.
@@ -163,6 +168,8 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
     m = simplifyAffineMap(m.replaceDimsAndSymbols(unitDims, {}, p.numLoops, 0));
   p.lhs = {c.getDpsInputs()[0], maps[0]};
   p.rhs = {c.getDpsInputs()[1], maps[1]};
+  p.lhs.plainIndices = lhsPlain;
+  p.rhs.plainIndices = rhsPlain;
 
   p.vw = std::max<int64_t>(4, opts.vectorBits / 32);
   // Vectors run along the output's last dim unless it fills lanes poorly

@@ -148,6 +148,25 @@ func.func @conv1x1_packed_no_unroll(%x: tensor<1x400x6x7xf32>, %w: tensor<48x400
 
 // -----
 
+// A 1x1 stride-2 convolution reads x[c, 2 oh, 2 ow]: packing copies only
+// what is read, x[c, 2 oh, 2 (8 t + l)] into [oh, t, c, l], from a source
+// zero-padded to 2 * 7 + 1 = 15 columns; the kernel's loads are then plain.
+// CHECK-LABEL: func.func @conv1x1_stride2_packed
+// CHECK: %[[PAD:.*]] = tensor.pad %{{.*}} low[0, 0, 0, 0] high[0, 0, 0, 2]
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[SRC:.*]], #{{.*}}]{{.*}} ins(%[[PAD]] : tensor<1x400x12x15xf32>) outs(%{{.*}} : tensor<6x1x400x8xf32>)
+// CHECK: vector.transfer_read %[[P]][%{{.*}}, %c0, %{{.*}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<6x1x400x8xf32>, vector<8xf32>
+// CHECK-NOT: vector.shuffle
+func.func @conv1x1_stride2_packed(%x: tensor<1x400x12x13xf32>, %w: tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x400x12x13xf32>, tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32> {
+  ^bb0(%a: tensor<1x400x12x13xf32>, %c: tensor<48x400x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x400x12x13xf32>, tensor<48x400x1x1xf32>) -> tensor<1x48x6x7xf32>
+    graph.yield %1 : tensor<1x48x6x7xf32>
+  }
+  return %0 : tensor<1x48x6x7xf32>
+}
+
+// -----
+
 // Depthwise convolution: no outer product exists (input and filter both
 // vary with the channel), so rows are output rows of the vector operand and
 // the filter tap is one broadcast shared by all rows.
