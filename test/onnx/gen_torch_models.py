@@ -243,6 +243,18 @@ def make_strided_convs():
     ), (2, 24, 11, 13)
 
 
+def make_small_map_convs():
+    """Convolutions on a 6x7 map with long reductions: vectors along the
+    output channels (40: a half vector tail) and rows over all 42 pixels
+    rather than 7-wide rows, a residual epilogue read through those rows, a
+    stride-2 one, batch 2."""
+    return Branches(
+        nn.Sequential(nn.Conv2d(128, 40, 3, 1, 1), nn.ReLU()),
+        Residual(nn.Conv2d(128, 128, 3, 1, 1)),
+        nn.Conv2d(128, 48, 3, 2, 1),
+    ), (2, 128, 6, 7)
+
+
 class StemAndConcat(nn.Module):
     """A strided 7x7 stem on 3 channels, then concatenations: of two
     branches (written in place) followed by a padded 3x3 convolution, of an
@@ -345,6 +357,7 @@ MODELS = {
     "depthwise_convs": make_depthwise_convs,
     "stem_and_concat": make_stem_and_concat,
     "strided_convs": make_strided_convs,
+    "small_map_convs": make_small_map_convs,
 }
 
 # Op types each export must contain: what the model is there to test.
@@ -363,6 +376,7 @@ REQUIRED_OPS = {
     "depthwise_convs": {"Conv", "Clip", "Relu", "GlobalAveragePool", "Concat"},
     "stem_and_concat": {"Conv", "Relu", "Concat", "MaxPool", "Mul"},
     "strided_convs": {"Conv", "Relu", "Resize", "Concat"},
+    "small_map_convs": {"Conv", "Relu", "Add", "Concat"},
     "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",
                      "GlobalAveragePool", "Gemm"},
     "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},

@@ -54,6 +54,20 @@ Attribute Emitter::noUnrollHint() {
       /*parallelAccesses=*/{});
 }
 
+AffineExpr Emitter::atRow(AffineExpr e, int64_t i) const {
+  if (!p.mDim)
+    return e;
+  MLIRContext *ctx = e.getContext();
+  AffineExpr m = getAffineDimExpr(*p.mDim, ctx);
+  if (!flatOuter)
+    return e.replace(m, m + i);
+  int64_t w = p.bounds[*p.mDim];
+  DenseMap<AffineExpr, AffineExpr> rows = {
+      {getAffineDimExpr(*flatOuter, ctx), (m + i).floorDiv(w)},
+      {m, (m + i) % w}};
+  return e.replace(rows);
+}
+
 SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
                                     int64_t j) {
   MLIRContext *ctx = b.getContext();
@@ -73,11 +87,8 @@ SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
       apply(n + j * p.vw + r.floorDiv(a.nStride));
       continue;
     }
-    if (p.mDim)
-      e = e.replace(getAffineDimExpr(*p.mDim, ctx),
-                    getAffineDimExpr(*p.mDim, ctx) + i);
-    e = e.replace(getAffineDimExpr(p.nDim, ctx),
-                  getAffineDimExpr(p.nDim, ctx) + j * p.vw);
+    e = atRow(e, i).replace(getAffineDimExpr(p.nDim, ctx),
+                            getAffineDimExpr(p.nDim, ctx) + j * p.vw);
     apply(e);
   }
   return out;
@@ -282,6 +293,35 @@ Value Emitter::tile(Value dest, Point pt) {
   SmallVector<OpFoldResult> offsets, sizes,
       strides(p.numParallel, b.getIndexAttr(1));
   MLIRContext *ctx = b.getContext();
+  if (flatOuter) {
+    // Rows may cross a row of the map: each is inserted as a column of its
+    // own at its (p floordiv W, p mod W).
+    for (int64_t i = 0; i < rows; ++i) {
+      Value column = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({lanes}, b.getF32Type()), transposed,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(i)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(lanes), b.getIndexAttr(1)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      offsets.clear();
+      sizes.clear();
+      for (unsigned d = 0; d < p.numParallel; ++d) {
+        AffineExpr e = atRow(getAffineDimExpr(d, ctx), i);
+        // Relative to this thread's slice of the destination.
+        SmallVector<OpFoldResult> operands = getAsOpFoldResult(pt.dims);
+        operands.push_back(pt.destBase[d]);
+        offsets.push_back(affine::makeComposedFoldedAffineApply(
+            b, loc,
+            AffineMap::get(p.numLoops + 1, 0,
+                           e - getAffineDimExpr(p.numLoops, ctx)),
+            operands));
+        sizes.push_back(b.getIndexAttr(d == p.nDim ? lanes : 1));
+      }
+      dest = tensor::InsertSliceOp::create(b, loc, column, dest, offsets,
+                                           sizes, strides)
+                 .getResult();
+    }
+    return dest;
+  }
   for (unsigned d = 0; d < p.numParallel; ++d) {
     offsets.push_back(affine::makeComposedFoldedAffineApply(
         b, loc, getAffineDimExpr(0, ctx) - getAffineDimExpr(1, ctx),
@@ -301,6 +341,8 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   Kind kind = levels[level].kind;
   unsigned dim = levels[level].dim;
   int64_t extent = p.bounds[dim];
+  if (kind == MTiles && flatOuter)
+    extent *= p.bounds[*flatOuter];
   int64_t step = kind == Outer ? 1 : kind == NTiles ? nr() : p.mr;
   int64_t fullTiles = extent / step, rest = extent % step;
   MLIRContext *ctx = b.getContext();
@@ -383,6 +425,21 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   return dest;
 }
 
+void Emitter::chooseParallelLevel() {
+  if (!worthThreads(p.bounds, opts.parallelMinWork))
+    return;
+  for (unsigned level = 0; level < levels.size() && !parallelLevel; ++level) {
+    int64_t extent = p.bounds[levels[level].dim];
+    if (levels[level].kind == MTiles && flatOuter)
+      continue; // rows are stored column by column, not as one slice
+    int64_t trips = levels[level].kind == Outer    ? extent
+                    : levels[level].kind == NTiles ? extent / nr()
+                                                   : extent / p.mr;
+    if (trips >= 2)
+      parallelLevel = level;
+  }
+}
+
 Value Emitter::run() {
   // Pack the vector operand when it is indexed by plain dims and reused
   // across row tiles (or is a constant, packed for free).
@@ -432,14 +489,30 @@ Value Emitter::run() {
     levels.push_back({NTiles, p.nDim});
   if (p.mDim)
     levels.push_back({MTiles, *p.mDim});
-  if (worthThreads(p.bounds, opts.parallelMinWork)) {
-    for (unsigned level = 0; level < levels.size() && !parallelLevel; ++level) {
-      int64_t extent = p.bounds[levels[level].dim];
-      int64_t trips = levels[level].kind == Outer    ? extent
-                      : levels[level].kind == NTiles ? extent / nr()
-                                                     : extent / p.mr;
-      if (trips >= 2)
-        parallelLevel = level;
+  chooseParallelLevel();
+
+  // With vectors along output channels and rows along a narrow map's
+  // columns, a 7-wide map is tiled 5 + 2 and the 2-row tile leaves most
+  // accumulators idle; rows over all of the map's pixels (49 = 9 x 5 + 4)
+  // keep them busy. The transposed tile's columns are then stored one by
+  // one, so only where the row tiles are not split across threads.
+  if (panelOutermost && p.mDim && *p.mDim + 1 == p.numParallel &&
+      *p.mDim >= 1 && *p.mDim - 1 != p.nDim && p.bounds[*p.mDim - 1] > 1) {
+    unsigned h = *p.mDim - 1;
+    auto use = [&](int64_t extent) {
+      return double(extent) / double(llvm::alignTo(extent, p.mr));
+    };
+    bool threadsOnRows =
+        parallelLevel && (levels[*parallelLevel].dim == h ||
+                          levels[*parallelLevel].kind == MTiles);
+    if (!threadsOnRows &&
+        use(p.bounds[h] * p.bounds[*p.mDim]) > use(p.bounds[*p.mDim]) + 0.05) {
+      flatOuter = h;
+      llvm::erase_if(levels, [&](const Level &l) {
+        return l.kind == Outer && l.dim == h;
+      });
+      parallelLevel.reset();
+      chooseParallelLevel();
     }
   }
 

@@ -130,6 +130,12 @@ private:
   };
   SmallVector<Level> levels;
   std::optional<unsigned> parallelLevel;
+  /// Set when the rows run over the flattened (this dim, m) space: row
+  /// p0 + i is (p0 + i) floordiv W, (p0 + i) mod W with W m's extent.
+  std::optional<unsigned> flatOuter;
+  /// `e` at row i of the tile: m + i, or through the flattened rows.
+  AffineExpr atRow(AffineExpr e, int64_t i) const;
+  void chooseParallelLevel();
 };
 
 } // namespace mlc::codegen::contraction

@@ -329,3 +329,34 @@ func.func @conv_scale_epilogue(%x: tensor<1x6x2x8xf32>, %s: tensor<1x4x1x1xf32>)
   }
   return %0 : tensor<1x4x2x8xf32>
 }
+
+// -----
+
+// A 3x3 convolution on a 6x7 map with a 1152-long reduction: vectors run
+// along the 32 output channels (weights packed), rows over all 42 pixels
+// instead of 7-wide map rows (5 + 2): 8 tiles of 5 rows and a 2-row tail.
+// Row p is pixel (p floordiv 7, p mod 7); each row's 16 lanes are stored
+// as a column of their own.
+// CHECK-LABEL: func.func @conv_small_map_flat_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c6 step
+// CHECK: scf.for %[[P:.*]] = %c0 to %c8 step %c1 iter_args
+// CHECK: affine.apply #{{.*}}(%{{.*}}, %[[P]])
+// CHECK-COUNT-10: vector.fma
+// CHECK: linalg.transpose
+// CHECK-COUNT-5: tensor.insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}, %{{.*}}, %{{.*}}] [1, 16, 1, 1] [1, 1, 1, 1] : tensor<16xf32> into tensor<1x32x6x7xf32>
+// The 2-row tail, pixels (5, 5) and (5, 6):
+// CHECK-COUNT-4: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: linalg.transpose
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}, 5, 5] [1, 16, 1, 1]
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}, 5, 6] [1, 16, 1, 1]
+func.func @conv_small_map_flat_rows(%x: tensor<1x128x6x7xf32>) -> tensor<1x32x6x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x128x3x3xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x128x6x7xf32>, tensor<32x128x3x3xf32>) -> tensor<1x32x6x7xf32> {
+  ^bb0(%a: tensor<1x128x6x7xf32>, %c: tensor<32x128x3x3xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x128x6x7xf32>, tensor<32x128x3x3xf32>) -> tensor<1x32x6x7xf32>
+    graph.yield %1 : tensor<1x32x6x7xf32>
+  }
+  return %0 : tensor<1x32x6x7xf32>
+}
