@@ -47,8 +47,8 @@ Attribute Emitter::noUnrollHint() {
       /*runtimeDisable=*/{}, /*full=*/{}, /*followupUnrolled=*/{},
       /*followupRemainder=*/{}, /*followupAll=*/{});
   return LLVM::LoopAnnotationAttr::get(
-      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{},
-      unroll, /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, unroll,
+      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{},
       /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
       /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
       /*parallelAccesses=*/{});
@@ -156,9 +156,10 @@ Value Emitter::read(const Access &a, const Point &pt, int64_t i, int64_t j) {
   // (vmaskmovps is microcoded on AMD and took 80% of a stride-2 depthwise
   // convolution).
   auto wide = VectorType::get({p.vw * a.nStride}, elt);
-  bool inBounds = full && maxIndex(a, a.nResult) + a.nStride - 1 <
-                              cast<RankedTensorType>(a.tensor.getType())
-                                  .getDimSize(a.nResult);
+  bool inBounds =
+      full &&
+      maxIndex(a, a.nResult) + a.nStride - 1 <
+          cast<RankedTensorType>(a.tensor.getType()).getDimSize(a.nResult);
   Value v = vector::TransferReadOp::create(b, loc, wide, a.tensor, idx, zero,
                                            ArrayRef<bool>{inBounds});
   SmallVector<int64_t> lanes;
@@ -316,8 +317,8 @@ Value Emitter::tile(Value dest, Point pt) {
             operands));
         sizes.push_back(b.getIndexAttr(d == p.nDim ? lanes : 1));
       }
-      dest = tensor::InsertSliceOp::create(b, loc, column, dest, offsets,
-                                           sizes, strides)
+      dest = tensor::InsertSliceOp::create(b, loc, column, dest, offsets, sizes,
+                                           strides)
                  .getResult();
     }
     return dest;
@@ -455,11 +456,10 @@ Value Emitter::run() {
     // convolution) or is a matmul operand's (rows N apart); a convolution
     // input with whole-vector rows is read in place.
     int64_t rowTiles = p.mDim ? llvm::divideCeil(p.bounds[*p.mDim], p.mr) : 1;
-    bool maskedOrStrided =
-        a->nStride != 1 || p.bounds[p.nDim] % p.vw != 0 ||
-        llvm::any_of(a->map.getResults(), [](AffineExpr e) {
-          return !isPlainResult(e);
-        });
+    bool maskedOrStrided = a->nStride != 1 || p.bounds[p.nDim] % p.vw != 0 ||
+                           llvm::any_of(a->map.getResults(), [](AffineExpr e) {
+                             return !isPlainResult(e);
+                           });
     if (isConst || (rowTiles >= 4 && type.getNumElements() >= 16 * 1024 &&
                     (a->plainIndices || maskedOrStrided)))
       pack(*a);

@@ -1,4 +1,4 @@
-//===- ContractionKernel.h - plan and emitter of contraction kernels -*- C++ -*-===//
+//===- ContractionKernel.h - contraction kernel internals ----*- C++ -*-===//
 //
 // Shared by the files of the contraction kernel (ContractionPlan.cpp: which
 // dims are rows and vectors and how each operand is read; ContractionPack.cpp:

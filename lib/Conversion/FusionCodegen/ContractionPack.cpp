@@ -236,9 +236,9 @@ void Emitter::deinterleave(Access &a) {
   MLIRContext *ctx = b.getContext();
   auto type = cast<RankedTensorType>(a.tensor.getType());
   int64_t s = a.nStride, rank = type.getRank(), w = type.getShape().back();
-  int64_t cols = std::max(llvm::divideCeil(w, s),
-                          llvm::alignTo(p.bounds[p.nDim], p.vw) +
-                              *maxRest(a, p) / s);
+  int64_t cols =
+      std::max(llvm::divideCeil(w, s),
+               llvm::alignTo(p.bounds[p.nDim], p.vw) + *maxRest(a, p) / s);
   Value src = a.tensor;
   if (cols * s != w) {
     SmallVector<int64_t> lo(rank, 0), hi(rank, 0);
@@ -248,8 +248,7 @@ void Emitter::deinterleave(Access &a) {
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
     src = tensor::PadOp::create(
         b, loc, RankedTensorType::get(padShape, b.getF32Type()), src,
-        getAsIndexOpFoldResult(ctx, lo), getAsIndexOpFoldResult(ctx, hi),
-        zero);
+        getAsIndexOpFoldResult(ctx, lo), getAsIndexOpFoldResult(ctx, hi), zero);
   }
   SmallVector<int64_t> shape(type.getShape());
   shape.back() = s;

@@ -139,8 +139,8 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   if (!root || !root->hasOneUse())
     return std::nullopt;
   std::optional<KernelRoot> kr = matchKernelRoot(root, isContraction);
-  if (!kr || (kr->epilogue && kr->epilogue.getNumLoops() !=
-                                  kr->op.getNumParallelLoops()))
+  if (!kr || (kr->epilogue &&
+              kr->epilogue.getNumLoops() != kr->op.getNumParallelLoops()))
     return std::nullopt;
   Plan p;
   p.contraction = kr->op;
@@ -188,8 +188,7 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   // Measured on ResNet-18's layers (AVX-512, one thread): 14-, 28- and
   // 7-wide maps with long reductions gain 1.3-2x; a 56-wide map with a
   // 576-long reduction loses 30% to the transposed stores.
-  static int forceSw = getenv("MLC_SW") ? atoi(getenv("MLC_SW")) : -1;
-  if (forceSw == 1 || (forceSw < 0 && (lastUse < 0.75 || (lastUse < 0.9 && reduction >= 1024)))) {
+  if (lastUse < 0.75 || (lastUse < 0.9 && reduction >= 1024)) {
     for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
       if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
           p.bounds[d] < p.vw)
