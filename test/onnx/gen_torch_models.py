@@ -243,15 +243,30 @@ def make_strided_convs():
     ), (2, 24, 11, 13)
 
 
+class BlockedReduction(nn.Module):
+    """A 1x1 convolution from 2001 channels on the 6x7 map: its reduction is
+    summed in 4 blocks through the destination (the last one shorter), the
+    ReLU applied after the last."""
+
+    def __init__(self):
+        super().__init__()
+        self.widen = nn.Conv2d(128, 2001, 1)
+        self.conv = nn.Sequential(nn.Conv2d(2001, 520, 1), nn.ReLU())
+
+    def forward(self, x):
+        return self.conv(self.widen(x))
+
+
 def make_small_map_convs():
     """Convolutions on a 6x7 map with long reductions: vectors along the
     output channels (40: a half vector tail) and rows over all 42 pixels
     rather than 7-wide rows, a residual epilogue read through those rows, a
-    stride-2 one, batch 2."""
+    stride-2 one, batch 2; and one summed in blocks of input channels."""
     return Branches(
         nn.Sequential(nn.Conv2d(128, 40, 3, 1, 1), nn.ReLU()),
         Residual(nn.Conv2d(128, 128, 3, 1, 1)),
         nn.Conv2d(128, 48, 3, 2, 1),
+        BlockedReduction(),
     ), (2, 128, 6, 7)
 
 

@@ -89,7 +89,18 @@ SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
     }
     e = atRow(e, i).replace(getAffineDimExpr(p.nDim, ctx),
                             getAffineDimExpr(p.nDim, ctx) + j * p.vw);
-    apply(e);
+    if (!a.destRelative) {
+      apply(e);
+      continue;
+    }
+    SmallVector<OpFoldResult> operands = getAsOpFoldResult(pt.dims);
+    operands.push_back(pt.destBase[k]);
+    OpFoldResult r = affine::makeComposedFoldedAffineApply(
+        b, loc,
+        AffineMap::get(p.numLoops + 1, 0,
+                       e - getAffineDimExpr(p.numLoops, ctx)),
+        operands);
+    out.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
   }
   return out;
 }
@@ -174,7 +185,9 @@ Value Emitter::tile(Value dest, Point pt) {
   SmallVector<Value> acc;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < vecs; ++j) {
-      if (p.initSplat) {
+      if (pt.phase == Point::Middle || pt.phase == Point::Last) {
+        acc.push_back(readPartial(dest, pt, i, j));
+      } else if (p.initSplat) {
         auto attr = DenseElementsAttr::get(vecType, *p.initSplat);
         acc.push_back(arith::ConstantOp::create(b, loc, attr));
       } else {
@@ -208,17 +221,26 @@ Value Emitter::tile(Value dest, Point pt) {
       return out;
     }
     Value saved = pt.dims[d];
+    bool block = kBlock && d == kDim && pt.phase != Point::Whole;
+    int64_t extent = block ? pt.kExtent : p.bounds[d];
     auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(p.bounds[d]), cst(1), accIn,
+        b, loc, cst(0), cst(extent), cst(1), accIn,
         [&](OpBuilder &, Location, Value iv, ValueRange iter) {
-          pt.dims[d] = iv;
+          pt.dims[d] = block ? getValueOrCreateConstantIndexOp(
+                                   b, loc,
+                                   affine::makeComposedFoldedAffineApply(
+                                       b, loc,
+                                       getAffineDimExpr(0, b.getContext()) +
+                                           getAffineDimExpr(1, b.getContext()),
+                                       {OpFoldResult(saved), OpFoldResult(iv)}))
+                             : iv;
           scf::YieldOp::create(b, loc, reduce(d + 1, iter));
         });
     pt.dims[d] = saved; // the induction variable is out of scope now
     // One vector column against many broadcast rows: LLVM unrolls the
     // loop by 2, schedules both iterations' broadcasts early and spills
     // accumulators (a 1x1 convolution on a 7x7 map ran 1.4-1.75x slower).
-    if (d == innermostReduction && p.bounds[d] > 8 && vecs == 1 && rows > 6)
+    if (d == innermostReduction && extent > 8 && vecs == 1 && rows > 6)
       loop->setDiscardableAttr("llvm.loop_annotation", noUnrollHint());
     return SmallVector<Value>(loop.getResults());
   };
@@ -243,7 +265,7 @@ Value Emitter::tile(Value dest, Point pt) {
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < vecs; ++j) {
       Value v = acc[i * vecs + j];
-      if (p.epilogue) {
+      if (p.epilogue && (pt.phase == Point::Whole || pt.phase == Point::Last)) {
         SmallVector<Value> args;
         for (const Access &in : p.epilogueInputs)
           args.push_back(in.tensor ? read(in, pt, i, j) : v);
@@ -341,6 +363,35 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
     return tile(dest, pt);
   Kind kind = levels[level].kind;
   unsigned dim = levels[level].dim;
+  if (kind == KBlocks) {
+    // The first block, the middle ones in a loop, the last (a tail).
+    int64_t blocks = llvm::divideCeil(p.bounds[dim], kBlock);
+    Point q = pt;
+    q.dims[dim] = cst(0);
+    q.kExtent = kBlock;
+    q.phase = Point::First;
+    dest = loops(dest, q, level + 1);
+    if (blocks > 2) {
+      auto loop = scf::ForOp::create(
+          b, loc, cst(1), cst(blocks - 1), cst(1), ValueRange{dest},
+          [&](OpBuilder &, Location, Value t, ValueRange iter) {
+            Point m = pt;
+            m.dims[dim] = getValueOrCreateConstantIndexOp(
+                b, loc,
+                affine::makeComposedFoldedAffineApply(
+                    b, loc, getAffineDimExpr(0, b.getContext()) * kBlock,
+                    {OpFoldResult(t)}));
+            m.kExtent = kBlock;
+            m.phase = Point::Middle;
+            scf::YieldOp::create(b, loc, loops(iter[0], m, level + 1));
+          });
+      dest = loop.getResult(0);
+    }
+    q.dims[dim] = cst((blocks - 1) * kBlock);
+    q.kExtent = p.bounds[dim] - (blocks - 1) * kBlock;
+    q.phase = Point::Last;
+    return loops(dest, q, level + 1);
+  }
   int64_t extent = p.bounds[dim];
   if (kind == MTiles && flatOuter)
     extent *= p.bounds[*flatOuter];
@@ -426,12 +477,76 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   return dest;
 }
 
+Value Emitter::readPartial(Value dest, const Point &pt, int64_t i, int64_t j) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> dims;
+  for (unsigned d = 0; d < p.numParallel; ++d)
+    dims.push_back(getAffineDimExpr(d, ctx));
+  Access a{dest, AffineMap::get(p.numLoops, 0, dims, ctx)};
+  a.dependsN = true;
+  a.dependsM = p.mDim.has_value();
+  a.nStride = 1;
+  a.nResult = p.nDim;
+  a.gather = p.nDim + 1 != p.numParallel;
+  a.destRelative = true;
+  return read(a, pt, i, j);
+}
+
+void Emitter::chooseReductionBlock() {
+  // The multiplicand read by rows (broadcast along n) is streamed again for
+  // every n tile and outer index it does not depend on. Once that is many
+  // MB of a tensor larger than L2 (a 1x1 convolution with 2048 input
+  // channels on a 7x7 map re-read its 400 KB input for each of 32 panels
+  // of output channels, at 40% of the FMA peak), the reduction's first dim
+  // (input channels) is split into blocks whose slice of it stays in L2
+  // and whose panel of the vector operand stays in L1; partial sums go
+  // through the destination. Below that, storing and reloading the partial
+  // sums costs more than it saves (3x3 convolutions on 7-28 wide maps lost
+  // 6-11%).
+  kDim = p.numParallel;
+  const Access *rowOperand = nullptr;
+  for (const Access *a : {&p.lhs, &p.rhs})
+    if (a->dependsM && !a->dependsN)
+      rowOperand = a;
+  auto destType =
+      cast<RankedTensorType>((p.epilogue ? p.epilogue.getDpsInits()[0]
+                                         : p.contraction.getDpsInits()[0])
+                                 .getType());
+  // Only with vectors along output channels: otherwise the partial sums of
+  // a narrow map are masked loads and stores (a 1x1 convolution on a 7x7
+  // map with vectors along its rows ran 2.5x slower blocked).
+  bool panelOutermost = p.nDim + 1 != p.numParallel;
+  if (!rowOperand || !panelOutermost || !destType.getElementType().isF32() ||
+      !dependsOn(rowOperand->map, kDim))
+    return;
+  int64_t rowBytes =
+      cast<RankedTensorType>(rowOperand->tensor.getType()).getNumElements() * 4;
+  int64_t passes = llvm::divideCeil(p.bounds[p.nDim], nr());
+  for (unsigned d = 0; d < p.numParallel; ++d)
+    if (d != p.nDim && d != p.mDim && d != flatOuter &&
+        !dependsOn(rowOperand->map, d))
+      passes *= p.bounds[d];
+  if (rowBytes < (256 << 10) || rowBytes * passes < (8 << 20))
+    return;
+  int64_t reduction = 1;
+  for (unsigned d = p.numParallel; d < p.numLoops; ++d)
+    reduction *= p.bounds[d];
+  int64_t channels = p.bounds[kDim], inner = reduction / channels;
+  int64_t block = std::min(channels * (256 << 10) / rowBytes,
+                           (32 << 10) / (inner * nr() * 4));
+  // Small blocks cost more in partial sums than they save; equal blocks.
+  if (block < 32 || 2 * block > channels)
+    return;
+  kBlock = llvm::divideCeil(channels, llvm::divideCeil(channels, block));
+}
+
 void Emitter::chooseParallelLevel() {
   if (!worthThreads(p.bounds, opts.parallelMinWork))
     return;
   for (unsigned level = 0; level < levels.size() && !parallelLevel; ++level) {
     int64_t extent = p.bounds[levels[level].dim];
-    if (levels[level].kind == MTiles && flatOuter)
+    if (levels[level].kind == KBlocks ||
+        (levels[level].kind == MTiles && flatOuter))
       continue; // rows are stored column by column, not as one slice
     int64_t trips = levels[level].kind == Outer    ? extent
                     : levels[level].kind == NTiles ? extent / nr()
@@ -514,6 +629,13 @@ Value Emitter::run() {
       parallelLevel.reset();
       chooseParallelLevel();
     }
+  }
+
+  chooseReductionBlock();
+  if (kBlock) {
+    levels.insert(levels.begin(), {KBlocks, kDim});
+    if (parallelLevel)
+      ++*parallelLevel;
   }
 
   Value result =

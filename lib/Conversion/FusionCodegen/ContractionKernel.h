@@ -41,6 +41,9 @@ struct Access {
   // and the column n + r floordiv s of a tensor [..., s, W'] (s = nStride),
   // so that a strided read is a contiguous one.
   bool deinterleaved = false;
+  // The destination (or this thread's slice of it): indices relative to
+  // the slice's base.
+  bool destRelative = false;
 };
 
 struct Plan {
@@ -102,6 +105,12 @@ private:
     SmallVector<Value> destBase; // offset of the current dest per out dim
     Value nTile;                 // n0 / nr
     int64_t rows = 1, vecs = 1, lastLanes = 0;
+    // Which block of the reduction's first dim (see kBlock) this tile sums:
+    // all of it (Whole), or the First, a Middle or the Last block, whose
+    // base is dims[kDim] and extent kExtent. Partial sums are kept in the
+    // destination between blocks; only the last applies the epilogue.
+    enum Phase { Whole, First, Middle, Last } phase = Whole;
+    int64_t kExtent = 0;
   };
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -123,7 +132,7 @@ private:
   void deinterleave(Access &a);
 
   /// Loop levels, outermost first.
-  enum Kind { Outer, NTiles, MTiles };
+  enum Kind { KBlocks, Outer, NTiles, MTiles };
   struct Level {
     Kind kind;
     unsigned dim;
@@ -133,6 +142,14 @@ private:
   /// Set when the rows run over the flattened (this dim, m) space: row
   /// p0 + i is (p0 + i) floordiv W, (p0 + i) mod W with W m's extent.
   std::optional<unsigned> flatOuter;
+  /// Block size of the reduction's first dim (0: not blocked): a long
+  /// reduction is split so that the vector operand's panel of one block
+  /// stays in L1 while every row tile reads it.
+  int64_t kBlock = 0;
+  unsigned kDim = 0;
+  void chooseReductionBlock();
+  /// The partial sums of row i, vector j, read back from `dest`.
+  Value readPartial(Value dest, const Point &pt, int64_t i, int64_t j);
   /// `e` at row i of the tile: m + i, or through the flattened rows.
   AffineExpr atRow(AffineExpr e, int64_t i) const;
   void chooseParallelLevel();

@@ -360,3 +360,30 @@ func.func @conv_small_map_flat_rows(%x: tensor<1x128x6x7xf32>) -> tensor<1x32x6x
   }
   return %0 : tensor<1x32x6x7xf32>
 }
+
+// -----
+
+// A 1x1 convolution whose 392 KB input would be re-read for each of the 33
+// panels of output channels: its 2001 input channels are summed in 4
+// blocks of 501 (the last 498), each block over every panel and pixel
+// before the next, so the input's slice stays in L2. Block 1 starts from
+// the bias, blocks 2-3 (a loop) and 4 from the partial sums in the
+// destination; only block 4 applies the ReLU.
+// CHECK-LABEL: func.func @conv1x1_reduction_blocks
+// CHECK: scf.for %{{.*}} = %c0 to %c501 step %c1 iter_args
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.for %{{.*}} = %c1 to %c3 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c501 step %c1 iter_args
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.for %{{.*}} = %c0 to %c498 step %c1 iter_args
+// CHECK: arith.maximumf
+func.func @conv1x1_reduction_blocks(%x: tensor<1x2001x7x7xf32>, %b: tensor<520xf32>) -> tensor<1x520x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<520x2001x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<1x2001x7x7xf32>, tensor<520x2001x1x1xf32>, tensor<520xf32>) -> tensor<1x520x7x7xf32> {
+  ^bb0(%a: tensor<1x2001x7x7xf32>, %c: tensor<520x2001x1x1xf32>, %d: tensor<520xf32>):
+    %1 = graph.conv2d %a, %c, %d {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x2001x7x7xf32>, tensor<520x2001x1x1xf32>, tensor<520xf32>) -> tensor<1x520x7x7xf32>
+    %2 = graph.relu %1 : tensor<1x520x7x7xf32>
+    graph.yield %2 : tensor<1x520x7x7xf32>
+  }
+  return %0 : tensor<1x520x7x7xf32>
+}
