@@ -80,10 +80,15 @@ LogicalResult tileAndFuse(RewriterBase &rewriter,
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(tileSizes);
   // A large kernel (max pooling over a 112x112 map) runs its tiles on the
-  // runtime's threads.
-  if (mlc::codegen::worthThreads(
-          cast<linalg::LinalgOp>(anchor.getOperation()).getStaticLoopRanges(),
-          parallelMinWork))
+  // runtime's threads. Its work is that of its largest op, which need not
+  // be the anchor: a squeeze-excitation's mean over a 112x112 map feeds a
+  // sigmoid of 96 elements, and ran on one thread.
+  bool worth = false;
+  group.getBody().walk([&](linalg::LinalgOp op) {
+    worth |=
+        mlc::codegen::worthThreads(op.getStaticLoopRanges(), parallelMinWork);
+  });
+  if (worth)
     tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);

@@ -120,3 +120,24 @@ func.func @column_sum_then_scale(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   }
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+// Squeeze-excitation's gate: a mean over a 256x128 map feeding a sigmoid
+// of 8 elements. The tile loop over channels is parallel because the
+// group's largest op (the mean, 262144 iterations) reaches
+// parallel-min-work, though its result op (the sigmoid) is 8 iterations.
+// CHECK-LABEL: func.func @mean_then_sigmoid
+// CHECK: scf.forall (%{{.*}}) in (8)
+// CHECK:   linalg.generic
+// CHECK:   linalg.generic
+// CHECK:   math.exp
+func.func @mean_then_sigmoid(%x: tensor<1x8x256x128xf32>) -> tensor<1x8x1x1xf32> {
+  %0 = graph.fusion_group "gate"(%x) : (tensor<1x8x256x128xf32>) -> tensor<1x8x1x1xf32> {
+  ^bb0(%a: tensor<1x8x256x128xf32>):
+    %1 = graph.global_avgpool %a : (tensor<1x8x256x128xf32>) -> tensor<1x8x1x1xf32>
+    %2 = graph.sigmoid %1 : tensor<1x8x1x1xf32>
+    graph.yield %2 : tensor<1x8x1x1xf32>
+  }
+  return %0 : tensor<1x8x1x1xf32>
+}

@@ -244,9 +244,11 @@ func.func @maxpool_s2(%x: tensor<1x2x9x11xf32>) -> tensor<1x2x4x5xf32> {
 // -----
 
 // Global average pooling reduces rows of 7 (one vector each) over 5 rows.
-// 210 iterations: below parallel-min-work.
+// 210 iterations, but of a reduction (a chain of dependent adds, weighed 4
+// each): 840, above parallel-min-work, so one thread per channel.
 // PAR-LABEL: func.func @global_avgpool
-// PAR-NOT: scf.forall
+// PAR: scf.forall (%{{.*}}) in (3)
+// PAR: vector.multi_reduction <add>
 // CHECK-LABEL: func.func @global_avgpool
 // CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:   scf.for %{{.*}} = %c0 to %c5 step %c1
@@ -303,4 +305,32 @@ func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3x
     graph.yield %9 : tensor<4x16xf32>
   }
   return %0, %2, %4, %6, %8 : tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>
+}
+
+// -----
+
+// Thread weights: exp (a polynomial once approximated) weighs 9 plain ops,
+// so 48 elements of it (432) are split over threads and 48 of an add (48)
+// are not; neither would be at 300 plain iterations.
+// PAR-LABEL: func.func @exp_threads
+// PAR: scf.forall
+// PAR: math.exp
+// PAR-LABEL: func.func @add_no_threads
+// PAR-NOT: scf.forall
+// PAR: arith.addf
+func.func @exp_threads(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %0 = graph.fusion_group "exp"(%x) : (tensor<6x8xf32>) -> tensor<6x8xf32> {
+  ^bb0(%a: tensor<6x8xf32>):
+    %1 = graph.exp %a : tensor<6x8xf32>
+    graph.yield %1 : tensor<6x8xf32>
+  }
+  return %0 : tensor<6x8xf32>
+}
+func.func @add_no_threads(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %0 = graph.fusion_group "add"(%x) : (tensor<6x8xf32>) -> tensor<6x8xf32> {
+  ^bb0(%a: tensor<6x8xf32>):
+    %1 = graph.add %a, %a : (tensor<6x8xf32>, tensor<6x8xf32>) -> tensor<6x8xf32>
+    graph.yield %1 : tensor<6x8xf32>
+  }
+  return %0 : tensor<6x8xf32>
 }
