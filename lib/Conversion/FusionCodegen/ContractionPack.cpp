@@ -43,11 +43,13 @@ static std::optional<ScaledDim> scaledDim(AffineExpr e, const Plan &p) {
 
 bool Emitter::canPack(const Access &a, bool isConstant) const {
   bool hasReduction = false;
-  llvm::SmallDenseSet<unsigned> seen;
+  SmallVector<bool> seen(p.numLoops, false);
   for (AffineExpr e : a.map.getResults()) {
     std::optional<ScaledDim> sd = scaledDim(e, p);
-    if (sd && !seen.insert(sd->dim).second)
+    if (sd && seen[sd->dim])
       return false; // a loop dim in two indices
+    if (sd)
+      seen[sd->dim] = true;
     if (auto d = dyn_cast<AffineDimExpr>(e)) {
       hasReduction |= d.getPosition() >= p.numParallel;
       continue;
