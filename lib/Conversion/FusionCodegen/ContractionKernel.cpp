@@ -93,16 +93,19 @@ SmallVector<Value> Emitter::indices(const Access &a, const Point &pt, int64_t i,
       apply(e);
       continue;
     }
-    SmallVector<OpFoldResult> operands = getAsOpFoldResult(pt.dims);
-    operands.push_back(pt.destBase[k]);
-    OpFoldResult r = affine::makeComposedFoldedAffineApply(
-        b, loc,
-        AffineMap::get(p.numLoops + 1, 0,
-                       e - getAffineDimExpr(p.numLoops, ctx)),
-        operands);
-    out.push_back(getValueOrCreateConstantIndexOp(b, loc, r));
+    out.push_back(getValueOrCreateConstantIndexOp(b, loc, destIndex(e, pt, k)));
   }
   return out;
+}
+
+OpFoldResult Emitter::destIndex(AffineExpr e, const Point &pt, unsigned d) {
+  SmallVector<OpFoldResult> operands = getAsOpFoldResult(pt.dims);
+  operands.push_back(pt.destBase[d]);
+  return affine::makeComposedFoldedAffineApply(
+      b, loc,
+      AffineMap::get(p.numLoops + 1, 0,
+                     e - getAffineDimExpr(p.numLoops, b.getContext())),
+      operands);
 }
 
 int64_t Emitter::maxIndex(const Access &a, unsigned result) const {
@@ -328,15 +331,7 @@ Value Emitter::tile(Value dest, Point pt) {
       offsets.clear();
       sizes.clear();
       for (unsigned d = 0; d < p.numParallel; ++d) {
-        AffineExpr e = atRow(getAffineDimExpr(d, ctx), i);
-        // Relative to this thread's slice of the destination.
-        SmallVector<OpFoldResult> operands = getAsOpFoldResult(pt.dims);
-        operands.push_back(pt.destBase[d]);
-        offsets.push_back(affine::makeComposedFoldedAffineApply(
-            b, loc,
-            AffineMap::get(p.numLoops + 1, 0,
-                           e - getAffineDimExpr(p.numLoops, ctx)),
-            operands));
+        offsets.push_back(destIndex(atRow(getAffineDimExpr(d, ctx), i), pt, d));
         sizes.push_back(b.getIndexAttr(d == p.nDim ? lanes : 1));
       }
       dest = tensor::InsertSliceOp::create(b, loc, column, dest, offsets, sizes,

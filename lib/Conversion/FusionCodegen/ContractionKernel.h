@@ -150,6 +150,9 @@ private:
   void chooseReductionBlock();
   /// The partial sums of row i, vector j, read back from `dest`.
   Value readPartial(Value dest, const Point &pt, int64_t i, int64_t j);
+  /// Index `e` (over the loop dims) of output dim `d`, relative to the
+  /// base of this thread's slice of the destination.
+  OpFoldResult destIndex(AffineExpr e, const Point &pt, unsigned d);
   /// `e` at row i of the tile: m + i, or through the flattened rows.
   AffineExpr atRow(AffineExpr e, int64_t i) const;
   void chooseParallelLevel();
