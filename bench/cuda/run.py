@@ -4,16 +4,19 @@
 Two steps, because the GPU machine has PyTorch but not LLVM/MLIR 22 and the
 build machine has no GPU:
 
-  run.py prepare [--bin build/bin] [--out DIR]   (on the build machine)
-      makes the models (bench/perf/make_models.py: resnet18_b32,
-      transformer_b8, sgemm_4096; ONNX + inputs + PyTorch outputs) and
-      compiles each with mlc-compile --target=cuda into DIR (default
-      build/bench/cuda). DIR is then self-contained: carry it to the GPU
-      machine with runtime/python and bench/.
+  run.py prepare [--bin build/bin] [--out DIR] [--models A,B]
+      (on the build machine) makes the models (bench/perf/make_models.py:
+      resnet18_b32, transformer_b8, sgemm_4096; ONNX + inputs + PyTorch
+      outputs) and compiles each with mlc-compile --target=cuda into DIR
+      (default build/bench/cuda). The GPU machine needs only DIR's NAME.so
+      and NAME.json, runtime/python and bench/ (ResNet-18's model.so holds
+      its 47 MB of weights).
 
-  run.py measure [--dir DIR] [--runs N] [--rounds R]   (on the GPU machine)
-      loads each model.so with the Python binding, checks its output against
-      PyTorch's on the GPU (rtol 1e-3), then times mlc (Model.run_device on
+  run.py measure [--dir DIR] [--runs N] [--rounds R] [--models A,B]
+      (on the GPU machine) draws random inputs on the GPU, loads each
+      model.so with the Python binding, checks its output (poisoned with NaN
+      first) against PyTorch's on the GPU (rtol 1e-3; the relative L2 error
+      is printed too), then times mlc (Model.run_device on
       torch CUDA tensors: no host copies) and PyTorch eager (cuDNN on, TF32
       off everywhere, so both sides compute in fp32) in alternating rounds,
       each call followed by a synchronization. sgemm_4096's PyTorch side is
@@ -38,8 +41,8 @@ def prepare(args):
     os.makedirs(out, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "bench", "perf",
                                                  "make_models.py"),
-                    "--out", out] + list(MODELS), check=True)
-    for name in MODELS:
+                    "--out", out] + args.models.split(","), check=True)
+    for name in args.models.split(","):
         report = os.path.join(out, name + ".report.json")
         subprocess.run([os.path.join(args.bin, "mlc-compile"),
                         os.path.join(out, name + ".onnx"), "--target=cuda",
@@ -60,7 +63,6 @@ def prepare(args):
 
 
 def measure(args):
-    import numpy as np
     import torch
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     sys.path.insert(0, os.path.join(ROOT, "bench", "perf"))
@@ -73,14 +75,16 @@ def measure(args):
     dev = torch.device("cuda")
     rows, record = [], {"gpu": torch.cuda.get_device_name(0),
                         "torch": torch.__version__, "models": {}}
-    for name in MODELS:
+    for name in args.models.split(","):
         meta = json.load(open(os.path.join(args.dir, name + ".json")))
         torch.manual_seed(0)  # the weights make_models.py exported
         module, shapes = make_models.MODELS[name][0]()
         module = module.eval().to(dev)
-        xs = [torch.from_numpy(np.load(os.path.join(
-            args.dir, "%s.in%d.npy" % (name, i)))).to(dev)
-            for i in range(len(shapes))]
+        # Fresh inputs drawn on the GPU (the saved .npy of a 4096^2 SGEMM
+        # would be 128 MB to carry); both sides see the same ones.
+        gen = torch.Generator(device=dev)
+        gen.manual_seed(args.seed)
+        xs = [torch.randn(s, device=dev, generator=gen) for s in shapes]
         m = mlc.load(os.path.join(args.dir, name + ".so"))
         out_name, _, out_shape = m.outputs[0]
         y = torch.empty(out_shape, dtype=torch.float32, device=dev)
@@ -93,14 +97,19 @@ def measure(args):
             with torch.no_grad():
                 return module(*xs)
 
+        y.fill_(float("nan"))  # every element must be written
         run_mlc()
         ref = run_torch()
         torch.cuda.synchronize()
         err = (y - ref).abs().max().item()
         scale = ref.abs().max().item()
-        ok = torch.allclose(y, ref, rtol=1e-3, atol=1e-3 * scale)
-        print("%s: max abs error %.3g (reference max %.3g)%s" %
-              (name, err, scale, "" if ok else "  MISMATCH"))
+        rel = ((y.double() - ref.double()).norm() /
+               ref.double().norm()).item()
+        ok = bool(torch.isfinite(y).all()) and torch.allclose(
+            y, ref, rtol=1e-3, atol=1e-3 * scale)
+        print("%s: max abs error %.3g (reference max %.3g), relative "
+              "L2 error %.3g%s" % (name, err, scale, rel,
+                                   "" if ok else "  MISMATCH"), flush=True)
         times = {"mlc": [], "torch": []}
         for _ in range(args.rounds):
             for side, fn in (("mlc", run_mlc), ("torch", run_torch)):
@@ -115,7 +124,8 @@ def measure(args):
         med = {k: statistics.median(v) for k, v in times.items()}
         rows.append((name, med["mlc"], med["torch"], meta["flops"], ok))
         record["models"][name] = {"ms": times, "flops": meta["flops"],
-                                  "max_abs_error": err, "matches": ok}
+                                  "max_abs_error": err,
+                                  "relative_l2_error": rel, "matches": ok}
     print("\n| model | mlc ms | PyTorch ms | mlc TFLOP/s | mlc speed / "
           "PyTorch's |\n|---|---:|---:|---:|---:|")
     for name, a, b, flops, ok in rows:
@@ -132,6 +142,8 @@ def main():
     sub = ap.add_subparsers(dest="step", required=True)
     p = sub.add_parser("prepare")
     p.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    p.add_argument("--models", default=",".join(MODELS),
+                   help="comma-separated subset (default: all)")
     p.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
                                                  "cuda"))
     m = sub.add_parser("measure")
@@ -140,6 +152,9 @@ def main():
     m.add_argument("--runs", type=int, default=20)
     m.add_argument("--rounds", type=int, default=3)
     m.add_argument("--json")
+    m.add_argument("--models", default=",".join(MODELS),
+                   help="comma-separated subset (default: all)")
+    m.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     if args.step == "prepare":
         prepare(args)

@@ -310,7 +310,15 @@ def run_test(name, opts, work_root):
     res = Result(name)
     start = time.monotonic()
     try:
-        run_test_inner(res, opts, work_root)
+        if opts.run_compiled:
+            run_compiled_test(res, opts, work_root)
+        else:
+            run_test_inner(res, opts, work_root)
+            if opts.compile_only and res.status != "compiled":
+                os.makedirs(os.path.join(work_root, name), exist_ok=True)
+                with open(os.path.join(work_root, name, "result.json"),
+                          "w") as f:
+                    json.dump(res.to_json(), f)
     except Exception as e:  # a runner bug or unreadable test data
         res.set("crash", "runner error", "run_node_tests.py: %s: %s" %
                 (type(e).__name__, e))
@@ -332,7 +340,6 @@ def run_test_inner(res, opts, work_root):
     os.makedirs(work, exist_ok=True)
     so = os.path.join(work, "model.so")
     compile_bin = os.path.join(opts.mlc_bin, "mlc-compile")
-    run_bin = os.path.join(opts.mlc_bin, "mlc-run")
     timeout = opts.timeout
 
     declared_inputs = model_graph_inputs(test_dir)
@@ -396,20 +403,48 @@ def run_test_inner(res, opts, work_root):
     if name in TOLERANCES:
         rtol, atol = TOLERANCES[name][0], TOLERANCES[name][1]
     skip = set(bound.values())
-    for s in sets:
+    runs = [(os.path.basename(s),
+             [f for k, f in enumerate(numbered(s, "input")) if k not in skip],
+             numbered(s, "output")) for s in sets]
+    if opts.compile_only:
+        return write_plan(res, work, runs, rtol, atol)
+    return run_data_sets(res, opts, work, so, runs, rtol, atol)
+
+
+def write_plan(res, work, runs, rtol, atol):
+    """--compile-only: copies the data sets' files next to model.so and
+    writes plan.json, so that --run-compiled can check the model on another
+    machine (a GPU one without the compiler)."""
+    plan = {"rtol": rtol, "atol": atol, "bound": res.bound, "sets": []}
+    for where, inputs, outputs in runs:
+        os.makedirs(os.path.join(work, where), exist_ok=True)
+        rel = []
+        for f in inputs + outputs:
+            r = os.path.join(where, os.path.basename(f))
+            shutil.copyfile(f, os.path.join(work, r))
+            rel.append(r)
+        plan["sets"].append({"name": where, "inputs": rel[:len(inputs)],
+                             "outputs": rel[len(inputs):]})
+    with open(os.path.join(work, "plan.json"), "w") as f:
+        json.dump(plan, f)
+    return res.set("compiled", "")
+
+
+def run_data_sets(res, opts, work, so, runs, rtol, atol):
+    """Runs model.so on every data set; a pass when all match."""
+    run_bin = os.path.join(opts.mlc_bin, "mlc-run")
+    timeout = opts.timeout
+    for where, inputs, outputs in runs:
         cmd = [run_bin, so]
-        for k, f in enumerate(numbered(s, "input")):
-            if k not in skip:
-                cmd += ["-i", f]
-        for f in numbered(s, "output"):
+        for f in inputs:
+            cmd += ["-i", f]
+        for f in outputs:
             cmd += ["--expect", f]
         cmd += ["--rtol", repr(rtol), "--atol", repr(atol)]
         proc = run_tool(cmd, timeout)
         if opts.keep:
-            with open(os.path.join(work, "run-%s.log" % os.path.basename(s)),
-                      "w") as f:
+            with open(os.path.join(work, "run-%s.log" % where), "w") as f:
                 f.write("$ " + " ".join(cmd) + "\n" + proc.output)
-        where = os.path.basename(s)
         crash = abnormal(proc, "mlc-run", timeout)
         if crash:
             return res.set("crash", crash, "%s on %s\n%s" %
@@ -428,6 +463,30 @@ def run_test_inner(res, opts, work_root):
     return res.set("pass", "")
 
 
+def run_compiled_test(res, opts, work_root):
+    """--run-compiled: the plan.json that --compile-only wrote, or the
+    result it recorded for a test that did not compile."""
+    work = os.path.join(work_root, res.name)
+    plan_file = os.path.join(work, "plan.json")
+    if not os.path.isfile(plan_file):
+        try:
+            with open(os.path.join(work, "result.json")) as f:
+                r = json.load(f)
+        except OSError:
+            return res.set("crash", "missing test",
+                           "no plan.json or result.json in " + work)
+        res.bound = r["bound"]
+        return res.set(r["status"], r["reason"], r["message"])
+    with open(plan_file) as f:
+        plan = json.load(f)
+    res.bound = plan["bound"]
+    runs = [(s["name"], [os.path.join(work, p) for p in s["inputs"]],
+             [os.path.join(work, p) for p in s["outputs"]])
+            for s in plan["sets"]]
+    return run_data_sets(res, opts, work, os.path.join(work, "model.so"),
+                         runs, plan["rtol"], plan["atol"])
+
+
 # ---------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------
@@ -442,13 +501,13 @@ def read_list(path):
     return names
 
 
-def find_bin_dir(given):
+def find_bin_dir(given, tool):
     if given:
         return os.path.abspath(given)
-    exe = shutil.which("mlc-compile")
+    exe = shutil.which(tool)
     if not exe:
-        sys.exit("run_node_tests.py: error: mlc-compile is not on PATH; "
-                 "pass --mlc-bin DIR")
+        sys.exit("run_node_tests.py: error: %s is not on PATH; "
+                 "pass --mlc-bin DIR" % tool)
     return os.path.dirname(os.path.abspath(exe))
 
 
@@ -473,6 +532,13 @@ def main(argv=None):
                     help="write per-test status, reason and seconds")
     ap.add_argument("--keep", metavar="DIR",
                     help="keep model.so and logs in DIR/<test>/")
+    ap.add_argument("--compile-only", metavar="DIR",
+                    help="compile only: DIR/<test>/ gets model.so, the data "
+                    "sets' files and plan.json, for --run-compiled on another "
+                    "machine (a GPU one without mlc-compile)")
+    ap.add_argument("--run-compiled", metavar="DIR",
+                    help="run what --compile-only wrote to DIR (needs only "
+                    "mlc-run); the tests are DIR's, or --tests'")
     ap.add_argument("--timeout", type=float, default=120,
                     help="seconds per mlc-compile/mlc-run call "
                     "(default: %(default)s)")
@@ -484,8 +550,16 @@ def main(argv=None):
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print every test's result as it finishes")
     opts = ap.parse_args(argv)
-    opts.mlc_bin = find_bin_dir(opts.mlc_bin)
+    if opts.compile_only and opts.run_compiled:
+        sys.exit("run_node_tests.py: error: --compile-only and "
+                 "--run-compiled exclude each other")
+    opts.mlc_bin = find_bin_dir(opts.mlc_bin, "mlc-run" if opts.run_compiled
+                                else "mlc-compile")
     opts.target = ["--target=" + opts.target]
+    if opts.run_compiled:
+        opts.data_dir = opts.run_compiled
+    if opts.compile_only or opts.run_compiled:
+        opts.keep = opts.compile_only or opts.run_compiled
 
     if not os.path.isdir(opts.data_dir):
         sys.exit("run_node_tests.py: error: no test directory '%s' (install "
@@ -528,7 +602,7 @@ def main(argv=None):
 
     ordered = [results[n] for n in sorted(results)]
     counts = collections.Counter(r.status for r in ordered)
-    passes = [r.name for r in ordered if r.status == "pass"]
+    passes = [r.name for r in ordered if r.status in ("pass", "compiled")]
     bound_passes = sum(1 for r in ordered if r.status == "pass" and r.bound)
 
     for status in ("wrong", "crash"):
@@ -565,7 +639,8 @@ def main(argv=None):
     status = 0
     if opts.expected_pass:
         missing = [n for n in read_list(opts.expected_pass)
-                   if n not in results or results[n].status != "pass"]
+                   if n not in results or
+                   results[n].status not in ("pass", "compiled")]
         if missing:
             status = 1
             sys.stdout.flush()
@@ -577,6 +652,12 @@ def main(argv=None):
                                     if r else "not run"), file=sys.stderr)
             sys.stderr.flush()
 
+    if opts.compile_only:
+        print("onnx-node-tests: compiled %d of %d into %s (unsupported=%d "
+              "crash=%d)" % (counts["compiled"], len(ordered), opts.keep,
+                             counts["unsupported"], counts["crash"]),
+              flush=True)
+        return status
     print("onnx-node-tests: total=%d pass=%d unsupported=%d wrong=%d crash=%d "
           "(bound=%d)" % (len(ordered), counts["pass"], counts["unsupported"],
                           counts["wrong"], counts["crash"], bound_passes),
