@@ -525,6 +525,21 @@ def DeviceConstants : Pass<"mlc-device-constants", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def CheckKernelLaunches : Pass<"mlc-check-kernel-launches",
+                                "mlir::ModuleOp"> {
+  let summary = "Check that every gpu.launch_func matches its kernel";
+  let description = [{
+    Runs before gpu-module-to-binary, on LLVM dialect or earlier. Each
+    gpu.launch_func must pass exactly the kernel's parameter types (the CUDA
+    driver reads as many arguments as the kernel's image declares: a
+    mismatch reads past the launch's argument array on the GPU), and a
+    constant block size must be within every CUDA GPU's limits (1024 threads;
+    x and y up to 1024, z up to 64). A violation is a compile error naming
+    the kernel.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def AssembleFatbin : Pass<"mlc-assemble-fatbin", "mlir::ModuleOp"> {
   let summary = "Assemble each gpu.binary's PTX objects into one fatbin";
   let description = [{

@@ -154,13 +154,17 @@ static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
          "math-extend-to-supported-types{target-type=f32},"
          "arith-emulate-unsupported-floats{source-types=f16,bf16 "
          "target-type=f32},"
-         "convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),"
+         // Bare pointers, as gpu-to-llvm passes them with
+         // use-bare-pointers-for-host: the kernel parameters must match the
+         // launch's arguments one for one.
+         "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},canonicalize,"
+         "cse,reconcile-unrealized-casts),"
          "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          "gpu-to-llvm{use-bare-pointers-for-host},convert-arith-to-llvm,convert-index-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,reconcile-unrealized-casts,"
-         "mlc-device-constants,"
+         "mlc-device-constants,mlc-check-kernel-launches,"
          // The toolkit's libdevice implements math functions (__nv_expf).
          "gpu-module-to-binary{format=isa toolkit=" + o.cudaToolkit + "},"
          "mlc-assemble-fatbin{toolkit=" + o.cudaToolkit + "}," +
