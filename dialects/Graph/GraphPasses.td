@@ -93,6 +93,29 @@ def GraphFoldScaleIntoMatMul : Pass<"graph-fold-scale-into-matmul"> {
   }];
 }
 
+def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
+  let summary = "Stride-1 3x3 convolutions as Winograd F(4x4, 3x3)";
+  let description = [{
+    A float32 conv2d with a constant 3x3 filter, stride 1, dilation 1 and
+    one group becomes: the input transform B^T d B of every 6x6 input tile
+    as a stride-4 conv2d of each channel with 36 constant filters; 36 matrix
+    products of the transformed filters U = G g G^T [36, K, C] (computed
+    here in double precision) with the transformed tiles [36, C, tiles];
+    the output transform A^T m A as a stride-4 conv_transpose2d; then a
+    slice to the output size and the bias. 36 multiplies per 4x4 output tile
+    and channel pair instead of 144. Only with at least `min-channels` input
+    and output channels and `min-tiles` output tiles (N * ceil(OH / 4) *
+    ceil(OW / 4)): below that the transforms and the 4x larger filter cost
+    more than the product saves. Inference only.
+  }];
+  let options = [
+    Option<"minChannels", "min-channels", "int64_t", /*default=*/"16",
+           "Fewest input and output channels">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"16",
+           "Fewest 4x4 output tiles (over the batch)">
+  ];
+}
+
 def GraphReorderSlices : Pass<"graph-reorder-slices"> {
   let summary = "Slice the operands of an elementwise op instead of its result";
   let description = [{

@@ -51,6 +51,9 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   p += "graph-expand-training-ops,";
   // MLC-PIPELINE: constant folding
   p += "graph-fold-constants,";
+  // After folding: the filters (batch norm folded in) are constants.
+  if (o.inference && o.winograd)
+    p += "graph-winograd-convs,";
   p += "canonicalize,cse,";
   // MLC-PIPELINE: fusion
   p += "func.func(graph-form-fusion-groups),";
@@ -291,6 +294,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Float sums/products of vector kernels in one "
                      "accumulator per lane (not bit-identical)"),
       llvm::cl::init(false)};
+  Option<bool> winograd{
+      *this, "winograd",
+      llvm::cl::desc("Inference: stride-1 3x3 convolutions as Winograd "
+                     "F(4x4, 3x3)"),
+      llvm::cl::init(false)};
   CPUPipelineOptions get() const {
     CPUPipelineOptions o;
     o.entry = entry;
@@ -302,6 +310,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.vectorRegisters = vectorRegisters;
     o.parallel = parallel;
     o.reassociateFPReductions = reassociateFPReductions;
+    o.winograd = winograd;
     o.profile = profile;
     o.device = device;
     o.cudaChips = cudaChips;

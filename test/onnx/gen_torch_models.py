@@ -270,6 +270,27 @@ def make_small_map_convs():
     ), (2, 128, 6, 7)
 
 
+def make_winograd_convs():
+    """Stride-1 3x3 convolutions for mlc-compile --winograd (F(4x4, 3x3)),
+    batch 2 on a 13x11 map: partial 4x4 tiles in both dims, channel counts
+    that are not multiples of the vector width (17 -> 24), no padding,
+    asymmetric-looking padding (2 rows, 1 column), a batch norm folded into
+    the filter first, a residual epilogue, no bias; and one on a 3x2 map too
+    small for the transform (stays direct)."""
+    bn = nn.Sequential(nn.Conv2d(17, 24, 3, padding=1), nn.BatchNorm2d(24),
+                       nn.ReLU())
+    randomize_batch_norms(bn, torch.Generator().manual_seed(4))
+    return Branches(
+        bn,
+        nn.Conv2d(17, 16, 3),
+        nn.Sequential(nn.Conv2d(17, 32, 3, padding=(2, 1), bias=False),
+                      nn.ReLU()),
+        nn.Sequential(nn.Conv2d(17, 20, 1),
+                      Residual(nn.Conv2d(20, 20, 3, padding=1))),
+        nn.Sequential(nn.MaxPool2d(4), nn.Conv2d(17, 24, 3, padding=1)),
+    ), (2, 17, 13, 11)
+
+
 class StemAndConcat(nn.Module):
     """A strided 7x7 stem on 3 channels, then concatenations: of two
     branches (written in place) followed by a padded 3x3 convolution, of an
@@ -373,6 +394,7 @@ MODELS = {
     "stem_and_concat": make_stem_and_concat,
     "strided_convs": make_strided_convs,
     "small_map_convs": make_small_map_convs,
+    "winograd_convs": make_winograd_convs,
 }
 
 # Op types each export must contain: what the model is there to test.
@@ -392,6 +414,8 @@ REQUIRED_OPS = {
     "stem_and_concat": {"Conv", "Relu", "Concat", "MaxPool", "Mul"},
     "strided_convs": {"Conv", "Relu", "Resize", "Concat"},
     "small_map_convs": {"Conv", "Relu", "Add", "Concat"},
+    "winograd_convs": {"Conv", "BatchNormalization", "Relu", "Add", "MaxPool",
+                       "Concat"},
     "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",
                      "GlobalAveragePool", "Gemm"},
     "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},

@@ -147,6 +147,13 @@ cl::opt<bool> reassociateFPReductions(
              "faster, but results differ from the in-order scalar kernels "
              "and constant folding in the last bits"),
     cl::init(false));
+cl::opt<bool> winograd(
+    "winograd", cl::cat(mlcCategory),
+    cl::desc("Stride-1 3x3 convolutions with at least 16 input and output "
+             "channels and 16 output tiles of 4x4 as Winograd F(4x4, 3x3) "
+             "(inference; about 1e-6 relative error against direct "
+             "convolution, docs/compiler.md)"),
+    cl::init(false));
 cl::opt<bool> profileKernels(
     "profile", cl::cat(mlcCategory),
     cl::desc("Bracket every kernel with profiling calls and record the "
@@ -456,6 +463,7 @@ int main(int argc, char **argv) {
   pipelineOpts.vectorRegisters = target->vectorRegisters;
   pipelineOpts.parallel = parallelKernels;
   pipelineOpts.reassociateFPReductions = reassociateFPReductions;
+  pipelineOpts.winograd = winograd;
   pipelineOpts.profile = profileKernels;
   if (cuda) {
     pipelineOpts.device = "cuda";

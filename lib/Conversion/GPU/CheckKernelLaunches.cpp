@@ -65,8 +65,8 @@ LogicalResult checkLaunch(gpu::LaunchFuncOp launch) {
     int64_t n = size.getSExtValue();
     if (n < 1 || n > kMaxBlockDim[d])
       return launch.emitError("block size ")
-             << n << " in dimension " << "xyz"[d] << " is outside 1.."
-             << kMaxBlockDim[d];
+             << n << " in dimension "
+             << "xyz"[d] << " is outside 1.." << kMaxBlockDim[d];
     threads *= n;
   }
   if (threads > kMaxThreadsPerBlock)

@@ -1,0 +1,198 @@
+//===- WinogradConvs.cpp - 3x3 convolutions as Winograd F(4x4, 3x3) -------===//
+//
+// A stride-1 3x3 convolution computes each 4x4 output tile from a 6x6 input
+// tile with 36 multiplies per channel pair instead of 144 (Lavin & Gray,
+// "Fast Algorithms for Convolutional Neural Networks", points 0, +-1, +-2):
+//   Y = A^T [ (G g G^T) . (B^T d B) ] A
+// Everything is expressed in graph ops that already have fast kernels:
+//   V = conv2d(x as [N*C, 1, H, W], B^T (x) B^T as 36 6x6 filters, stride 4)
+//   M = matmul(U [36, K, C], V [36, C, tiles])     (U = G g G^T, folded here)
+//   Y = conv_transpose2d(M as [N*K, 36, TH, TW], A^T (x) A^T, stride 4)
+// with two transposes between them, then a slice to the output size and the
+// bias. The filter transform is computed here in double precision.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/Evaluator.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlc::graph {
+#define GEN_PASS_DEF_GRAPHWINOGRADCONVS
+#include "Graph/GraphPasses.h.inc"
+} // namespace mlc::graph
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+
+constexpr int64_t kTile = 4;          // output tile m
+constexpr int64_t kAlpha = kTile + 2; // input tile m + r - 1
+constexpr int64_t kPoints = kAlpha * kAlpha;
+
+// F(4, 3) with interpolation points 0, 1, -1, 2, -2 and infinity.
+constexpr double kBT[kAlpha][kAlpha] = {
+    {4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+    {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+constexpr double kG[kAlpha][3] = {{1.0 / 4, 0, 0},
+                                  {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                  {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                  {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                  {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                  {0, 0, 1}};
+constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 1, 1, 0},
+                                       {0, 1, -1, 2, -2, 0},
+                                       {0, 1, 1, 4, 4, 0},
+                                       {0, 1, -1, 8, -8, 1}};
+
+Value constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
+               ArrayRef<float> values, StringRef name) {
+  HostTensor t = HostTensor::get<float>(ElementKind::F32, shape, values);
+  return ConstantOp::create(b, loc, toElementsAttr(b.getContext(), t, name));
+}
+
+/// The input transform as 36 6x6 filters: [36, 1, 6, 6]. (Separably, one
+/// dimension at a time, it has a sixth of the multiplies, but the second
+/// pass runs on maps as narrow as the tiles and measured slower.)
+Value inputFilters(PatternRewriter &b, Location loc) {
+  SmallVector<float> f;
+  for (int64_t xi = 0; xi < kAlpha; ++xi)
+    for (int64_t nu = 0; nu < kAlpha; ++nu)
+      for (int64_t i = 0; i < kAlpha; ++i)
+        for (int64_t j = 0; j < kAlpha; ++j)
+          f.push_back(kBT[xi][i] * kBT[nu][j]);
+  return constant(b, loc, {kPoints, 1, kAlpha, kAlpha}, f, "winograd_in");
+}
+
+/// The output transform as a matrix: [16, 36], row a*4+b, column xi*6+nu.
+Value outputMatrix(PatternRewriter &b, Location loc) {
+  SmallVector<float> f;
+  for (int64_t a = 0; a < kTile; ++a)
+    for (int64_t c = 0; c < kTile; ++c)
+      for (int64_t xi = 0; xi < kAlpha; ++xi)
+        for (int64_t nu = 0; nu < kAlpha; ++nu)
+          f.push_back(kAT[a][xi] * kAT[c][nu]);
+  return constant(b, loc, {kTile * kTile, kPoints}, f, "winograd_out");
+}
+
+/// U[xi * 6 + nu, k, c] = (G w[k, c] G^T)[xi, nu], in double precision.
+Value transformedFilter(PatternRewriter &b, Location loc, const HostTensor &w) {
+  int64_t k = w.getShape()[0], c = w.getShape()[1];
+  ArrayRef<float> wv = w.values<float>();
+  SmallVector<float> u(kPoints * k * c);
+  for (int64_t ko = 0; ko < k; ++ko)
+    for (int64_t ci = 0; ci < c; ++ci) {
+      const float *g = &wv[(ko * c + ci) * 9];
+      double gw[kAlpha][3]; // G g
+      for (int64_t xi = 0; xi < kAlpha; ++xi)
+        for (int64_t s = 0; s < 3; ++s)
+          gw[xi][s] =
+              kG[xi][0] * g[s] + kG[xi][1] * g[3 + s] + kG[xi][2] * g[6 + s];
+      for (int64_t xi = 0; xi < kAlpha; ++xi)
+        for (int64_t nu = 0; nu < kAlpha; ++nu)
+          u[((xi * kAlpha + nu) * k + ko) * c + ci] =
+              float(gw[xi][0] * kG[nu][0] + gw[xi][1] * kG[nu][1] +
+                    gw[xi][2] * kG[nu][2]);
+    }
+  return constant(b, loc, {kPoints, k, c}, u, "winograd_filter");
+}
+
+struct WinogradConv : OpRewritePattern<Conv2DOp> {
+  WinogradConv(MLIRContext *ctx, int64_t minChannels, int64_t minTiles)
+      : OpRewritePattern(ctx), minChannels(minChannels), minTiles(minTiles) {}
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inType = op.getInput().getType();
+    auto wType = op.getFilter().getType();
+    RankedTensorType outType = op.getType();
+    if (!outType.getElementType().isF32() || op.getGroups() != 1 ||
+        wType.getDimSize(2) != 3 || wType.getDimSize(3) != 3 ||
+        llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
+        llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+      return failure();
+    ElementsAttr wAttr;
+    if (!matchPattern(op.getFilter(), m_Constant(&wAttr)))
+      return failure();
+    int64_t n = inType.getDimSize(0), c = inType.getDimSize(1),
+            h = inType.getDimSize(2), w = inType.getDimSize(3);
+    int64_t k = outType.getDimSize(1), oh = outType.getDimSize(2),
+            ow = outType.getDimSize(3);
+    int64_t th = llvm::divideCeil(oh, kTile), tw = llvm::divideCeil(ow, kTile);
+    // Few channels: the transforms cost more than the product saves. Few
+    // tiles: the 4x larger transformed filter is read for little work.
+    if (c < minChannels || k < minChannels || n * th * tw < minTiles)
+      return failure();
+    FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
+    if (failed(filter))
+      return failure();
+
+    Location loc = op.getLoc();
+    auto p = op.getPads();
+    // Enough padding below and to the right for whole tiles.
+    int64_t padBottom = kTile * th + 2 - h - p[0];
+    int64_t padRight = kTile * tw + 2 - w - p[1];
+    auto i64s = [&](ArrayRef<int64_t> v) {
+      return rewriter.getDenseI64ArrayAttr(v);
+    };
+
+    // V[n*c, xi*6+nu, th, tw] = (B^T d B)[xi, nu] of tile (th, tw).
+    Value x = ReshapeOp::create(rewriter, loc, op.getInput(),
+                                ArrayRef<int64_t>{n * c, 1, h, w});
+    Value v = Conv2DOp::create(rewriter, loc, x, inputFilters(rewriter, loc),
+                               /*bias=*/nullptr, i64s({kTile, kTile}),
+                               i64s({p[0], p[1], padBottom, padRight}),
+                               i64s({1, 1}), rewriter.getI64IntegerAttr(1));
+    // [36, C, N * TH * TW]: one matrix product per point.
+    v = ReshapeOp::create(rewriter, loc, v,
+                          ArrayRef<int64_t>{n, c, kPoints, th * tw});
+    v = TransposeOp::create(rewriter, loc, v, i64s({2, 1, 0, 3}));
+    v = ReshapeOp::create(rewriter, loc, v,
+                          ArrayRef<int64_t>{kPoints, c, n * th * tw});
+    Value m = MatMulOp::create(rewriter, loc,
+                               transformedFilter(rewriter, loc, *filter), v);
+    // The output transform of every tile at once: [16, K * N * TH * TW],
+    // then the 4x4 tiles back in place.
+    m = ReshapeOp::create(rewriter, loc, m,
+                          ArrayRef<int64_t>{kPoints, k * n * th * tw});
+    Value y = MatMulOp::create(rewriter, loc, outputMatrix(rewriter, loc), m);
+    y = ReshapeOp::create(rewriter, loc, y,
+                          ArrayRef<int64_t>{kTile, kTile, k, n, th, tw});
+    y = TransposeOp::create(rewriter, loc, y, i64s({3, 2, 4, 0, 5, 1}));
+    y = ReshapeOp::create(rewriter, loc, y,
+                          ArrayRef<int64_t>{n, k, kTile * th, kTile * tw});
+    if (kTile * th != oh || kTile * tw != ow)
+      y = SliceOp::create(rewriter, loc, y, ArrayRef<int64_t>{0, 0, 0, 0},
+                          ArrayRef<int64_t>{n, k, oh, ow},
+                          ArrayRef<int64_t>{1, 1, 1, 1});
+    if (Value bias = op.getBias())
+      y = AddOp::create(rewriter, loc, y,
+                        ReshapeOp::create(rewriter, loc, bias,
+                                          ArrayRef<int64_t>{1, k, 1, 1}));
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+
+  int64_t minChannels, minTiles;
+};
+
+struct GraphWinogradConvs
+    : mlc::graph::impl::GraphWinogradConvsBase<GraphWinogradConvs> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<WinogradConv>(&getContext(), minChannels, minTiles);
+    GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
+  }
+};
+
+} // namespace

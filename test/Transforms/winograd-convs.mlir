@@ -1,0 +1,81 @@
+// --graph-winograd-convs: a stride-1 3x3 conv2d with a constant filter
+// becomes the input transform (a stride-4 conv2d with 36 6x6 filters per
+// channel), 36 matrix products with the transformed filter, the output
+// transform (a [16, 36] matrix product), the tiles put back, a slice to the
+// output size and the bias.
+// RUN: mlc-opt %s --split-input-file --graph-winograd-convs="min-channels=1 min-tiles=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --graph-winograd-convs | FileCheck %s --check-prefix=DEFAULTS
+
+// A 6x7 output: 2x2 tiles of 4x4, so the input is padded to 10x10 (1 row
+// and column as given, then 3 rows and 2 columns more) and the result
+// sliced from 8x8.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x7xf32>)
+// CHECK-DAG: %[[B:.*]] = graph.constant dense<[1.000000e-01, 2.000000e-01, 3.000000e-01]> : tensor<3xf32>
+// CHECK: %[[XR:.*]] = graph.reshape %[[X]] {shape = array<i64: 2, 1, 6, 7>}
+// CHECK: %[[BT:.*]] = graph.constant dense_resource<winograd_in{{.*}}> : tensor<36x1x6x6xf32>
+// CHECK: %[[V:.*]] = graph.conv2d %[[XR]], %[[BT]] {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 3, 2>, strides = array<i64: 4, 4>} : (tensor<2x1x6x7xf32>, tensor<36x1x6x6xf32>) -> tensor<2x36x2x2xf32>
+// CHECK: %[[V1:.*]] = graph.reshape %[[V]] {shape = array<i64: 1, 2, 36, 4>}
+// CHECK: %[[V2:.*]] = graph.transpose %[[V1]] {perm = array<i64: 2, 1, 0, 3>} : (tensor<1x2x36x4xf32>) -> tensor<36x2x1x4xf32>
+// CHECK: %[[V3:.*]] = graph.reshape %[[V2]] {shape = array<i64: 36, 2, 4>}
+// CHECK: %[[U:.*]] = graph.constant dense_resource<winograd_filter{{.*}}> : tensor<36x3x2xf32>
+// CHECK: %[[M:.*]] = graph.matmul %[[U]], %[[V3]] : (tensor<36x3x2xf32>, tensor<36x2x4xf32>) -> tensor<36x3x4xf32>
+// CHECK: %[[M1:.*]] = graph.reshape %[[M]] {shape = array<i64: 36, 12>}
+// CHECK: %[[AT:.*]] = graph.constant dense_resource<winograd_out{{.*}}> : tensor<16x36xf32>
+// CHECK: %[[Y:.*]] = graph.matmul %[[AT]], %[[M1]] : (tensor<16x36xf32>, tensor<36x12xf32>) -> tensor<16x12xf32>
+// CHECK: %[[Y1:.*]] = graph.reshape %[[Y]] {shape = array<i64: 4, 4, 3, 1, 2, 2>}
+// CHECK: %[[Y2:.*]] = graph.transpose %[[Y1]] {perm = array<i64: 3, 2, 4, 0, 5, 1>} : (tensor<4x4x3x1x2x2xf32>) -> tensor<1x3x2x4x2x4xf32>
+// CHECK: %[[Y3:.*]] = graph.reshape %[[Y2]] {shape = array<i64: 1, 3, 8, 8>}
+// CHECK: %[[S:.*]] = graph.slice %[[Y3]] {ends = array<i64: 1, 3, 6, 7>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>}
+// CHECK: %[[BR:.*]] = graph.reshape %[[B]] {shape = array<i64: 1, 3, 1, 1>}
+// CHECK: %[[R:.*]] = graph.add %[[S]], %[[BR]]
+// CHECK: return %[[R]]
+// CHECK-NOT: graph.conv2d {{.*}}strides = array<i64: 1, 1>
+// Below 16 channels and 16 tiles by default: left alone.
+// DEFAULTS-LABEL: func.func @conv
+// DEFAULTS: graph.conv2d {{.*}}strides = array<i64: 1, 1>
+// DEFAULTS-NOT: graph.matmul
+func.func @conv(%x: tensor<1x2x6x7xf32>) -> tensor<1x3x6x7xf32> {
+  %w = graph.constant dense<0.5> : tensor<3x2x3x3xf32>
+  %b = graph.constant dense<[0.1, 0.2, 0.3]> : tensor<3xf32>
+  %y = graph.conv2d %x, %w, %b {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x6x7xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x6x7xf32>
+  return %y : tensor<1x3x6x7xf32>
+}
+
+// -----
+
+// Batch 2, no padding, no bias, whole tiles: no slice, no add; the tiles of
+// both images are the columns of one product per point.
+// CHECK-LABEL: func.func @batch_no_pad
+// CHECK: graph.conv2d {{.*}}pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 4, 4>} : (tensor<6x1x10x10xf32>, tensor<36x1x6x6xf32>) -> tensor<6x36x2x2xf32>
+// CHECK: graph.transpose {{.*}} : (tensor<2x3x36x4xf32>) -> tensor<36x3x2x4xf32>
+// CHECK: graph.matmul {{.*}} : (tensor<36x4x3xf32>, tensor<36x3x8xf32>) -> tensor<36x4x8xf32>
+// CHECK: graph.matmul {{.*}} : (tensor<16x36xf32>, tensor<36x32xf32>) -> tensor<16x32xf32>
+// CHECK: graph.transpose {{.*}} -> tensor<2x4x2x4x2x4xf32>
+// CHECK: %[[R:.*]] = graph.reshape {{.*}} -> tensor<2x4x8x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @batch_no_pad(%x: tensor<2x3x10x10xf32>) -> tensor<2x4x8x8xf32> {
+  %w = graph.constant dense<1.0> : tensor<4x3x3x3xf32>
+  %y = graph.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x3x10x10xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+// Not 3x3 stride 1, dilated, grouped, or a filter that is not a constant:
+// left alone.
+// CHECK-LABEL: func.func @not_winograd
+// CHECK-NOT: graph.matmul
+// CHECK-COUNT-5: graph.conv2d {{.*}}strides = array<i64: {{1|2}}, {{1|2}}>
+// CHECK-NOT: graph.matmul
+func.func @not_winograd(%x: tensor<1x4x12x12xf32>, %wv: tensor<4x4x3x3xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>) {
+  %w = graph.constant dense<1.0> : tensor<4x4x3x3xf32>
+  %wg = graph.constant dense<1.0> : tensor<4x2x3x3xf32>
+  %w5 = graph.constant dense<1.0> : tensor<4x4x5x5xf32>
+  %s2 = graph.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x4x12x12xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %d2 = graph.conv2d %x, %w {dilations = array<i64: 2, 2>, groups = 1 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x12x12xf32>
+  %g2 = graph.conv2d %x, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x12x12xf32>
+  %k5 = graph.conv2d %x, %w5 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x4x5x5xf32>) -> tensor<1x4x12x12xf32>
+  %v = graph.conv2d %x, %wv {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x12x12xf32>
+  return %s2, %d2, %g2, %k5, %v : tensor<1x4x6x6xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>
+}
