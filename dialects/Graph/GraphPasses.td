@@ -103,14 +103,19 @@ def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
     here in double precision) with the transformed tiles [36, C, tiles];
     the output transform A^T m A as a stride-4 conv_transpose2d; then a
     slice to the output size and the bias. 36 multiplies per 4x4 output tile
-    and channel pair instead of 144. Only with at least `min-channels` input
-    and output channels and `min-tiles` output tiles (N * ceil(OH / 4) *
-    ceil(OW / 4)): below that the transforms and the 4x larger filter cost
-    more than the product saves. Inference only.
+    and channel pair instead of 144. Only with at least `min-in-channels`
+    input and `min-out-channels` output channels and `min-tiles` output tiles
+    (N * ceil(OH / 4) * ceil(OW / 4)): the input transform's cost grows with
+    the input channels and the product's with both, so with few output
+    channels the transforms cost more than the product saves, and with few
+    tiles the 4x larger filter is read for too little work (the defaults
+    are measured: docs/compiler.md). Inference only.
   }];
   let options = [
-    Option<"minChannels", "min-channels", "int64_t", /*default=*/"16",
-           "Fewest input and output channels">,
+    Option<"minInChannels", "min-in-channels", "int64_t", /*default=*/"32",
+           "Fewest input channels">,
+    Option<"minOutChannels", "min-out-channels", "int64_t", /*default=*/"64",
+           "Fewest output channels">,
     Option<"minTiles", "min-tiles", "int64_t", /*default=*/"16",
            "Fewest 4x4 output tiles (over the batch)">
   ];

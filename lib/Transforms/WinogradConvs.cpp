@@ -103,8 +103,10 @@ Value transformedFilter(PatternRewriter &b, Location loc, const HostTensor &w) {
 }
 
 struct WinogradConv : OpRewritePattern<Conv2DOp> {
-  WinogradConv(MLIRContext *ctx, int64_t minChannels, int64_t minTiles)
-      : OpRewritePattern(ctx), minChannels(minChannels), minTiles(minTiles) {}
+  WinogradConv(MLIRContext *ctx, int64_t minIn, int64_t minOut,
+               int64_t minTiles)
+      : OpRewritePattern(ctx), minIn(minIn), minOut(minOut),
+        minTiles(minTiles) {}
 
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
@@ -126,7 +128,7 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
     int64_t th = llvm::divideCeil(oh, kTile), tw = llvm::divideCeil(ow, kTile);
     // Few channels: the transforms cost more than the product saves. Few
     // tiles: the 4x larger transformed filter is read for little work.
-    if (c < minChannels || k < minChannels || n * th * tw < minTiles)
+    if (c < minIn || k < minOut || n * th * tw < minTiles)
       return failure();
     FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
     if (failed(filter))
@@ -178,7 +180,7 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
     return success();
   }
 
-  int64_t minChannels, minTiles;
+  int64_t minIn, minOut, minTiles;
 };
 
 struct GraphWinogradConvs
@@ -187,7 +189,8 @@ struct GraphWinogradConvs
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WinogradConv>(&getContext(), minChannels, minTiles);
+    patterns.add<WinogradConv>(&getContext(), minInChannels, minOutChannels,
+                               minTiles);
     GreedyRewriteConfig config;
     config.enableFolding(false).enableConstantCSE(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

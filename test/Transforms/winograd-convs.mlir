@@ -3,7 +3,7 @@
 // channel), 36 matrix products with the transformed filter, the output
 // transform (a [16, 36] matrix product), the tiles put back, a slice to the
 // output size and the bias.
-// RUN: mlc-opt %s --split-input-file --graph-winograd-convs="min-channels=1 min-tiles=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --graph-winograd-convs="min-in-channels=1 min-out-channels=1 min-tiles=1" | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --graph-winograd-convs | FileCheck %s --check-prefix=DEFAULTS
 
 // A 6x7 output: 2x2 tiles of 4x4, so the input is padded to 10x10 (1 row
@@ -31,7 +31,7 @@
 // CHECK: %[[R:.*]] = graph.add %[[S]], %[[BR]]
 // CHECK: return %[[R]]
 // CHECK-NOT: graph.conv2d {{.*}}strides = array<i64: 1, 1>
-// Below 16 channels and 16 tiles by default: left alone.
+// Below 32 input and 64 output channels and 16 tiles by default: left alone.
 // DEFAULTS-LABEL: func.func @conv
 // DEFAULTS: graph.conv2d {{.*}}strides = array<i64: 1, 1>
 // DEFAULTS-NOT: graph.matmul
@@ -78,4 +78,26 @@ func.func @not_winograd(%x: tensor<1x4x12x12xf32>, %wv: tensor<4x4x3x3xf32>) -> 
   %k5 = graph.conv2d %x, %w5 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x4x5x5xf32>) -> tensor<1x4x12x12xf32>
   %v = graph.conv2d %x, %wv {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x12x12xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x12x12xf32>
   return %s2, %d2, %g2, %k5, %v : tensor<1x4x6x6xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>, tensor<1x4x12x12xf32>
+}
+
+// -----
+
+// The default thresholds: 32 input channels, 64 output channels and 16
+// tiles are enough; one fewer of any is not.
+// With the thresholds at 1 every one of them is transformed.
+// CHECK-LABEL: func.func @thresholds
+// CHECK-COUNT-8: graph.matmul
+// DEFAULTS-LABEL: func.func @thresholds
+// DEFAULTS: graph.conv2d {{.*}}strides = array<i64: 4, 4>} : (tensor<32x1x16x16xf32>, tensor<36x1x6x6xf32>) -> tensor<32x36x4x4xf32>
+// DEFAULTS: graph.matmul {{.*}} : (tensor<36x64x32xf32>, tensor<36x32x16xf32>) -> tensor<36x64x16xf32>
+// DEFAULTS-COUNT-3: graph.conv2d {{.*}}strides = array<i64: 1, 1>
+func.func @thresholds(%x: tensor<1x32x16x16xf32>, %x31: tensor<1x31x16x16xf32>, %x12: tensor<1x32x12x16xf32>) -> (tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>, tensor<1x63x16x16xf32>, tensor<1x64x12x16xf32>) {
+  %w = graph.constant dense<1.0> : tensor<64x32x3x3xf32>
+  %w31 = graph.constant dense<1.0> : tensor<64x31x3x3xf32>
+  %w63 = graph.constant dense<1.0> : tensor<63x32x3x3xf32>
+  %a = graph.conv2d %x, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x16x16xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x16x16xf32>
+  %b = graph.conv2d %x31, %w31 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x31x16x16xf32>, tensor<64x31x3x3xf32>) -> tensor<1x64x16x16xf32>
+  %c = graph.conv2d %x, %w63 {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x16x16xf32>, tensor<63x32x3x3xf32>) -> tensor<1x63x16x16xf32>
+  %d = graph.conv2d %x12, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x12x16xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x12x16xf32>
+  return %a, %b, %c, %d : tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>, tensor<1x63x16x16xf32>, tensor<1x64x12x16xf32>
 }

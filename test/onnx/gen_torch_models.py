@@ -271,24 +271,25 @@ def make_small_map_convs():
 
 
 def make_winograd_convs():
-    """Stride-1 3x3 convolutions for mlc-compile --winograd (F(4x4, 3x3)),
-    batch 2 on a 13x11 map: partial 4x4 tiles in both dims, channel counts
-    that are not multiples of the vector width (17 -> 24), no padding,
-    asymmetric-looking padding (2 rows, 1 column), a batch norm folded into
-    the filter first, a residual epilogue, no bias; and one on a 3x2 map too
-    small for the transform (stays direct)."""
-    bn = nn.Sequential(nn.Conv2d(17, 24, 3, padding=1), nn.BatchNorm2d(24),
+    """Stride-1 3x3 convolutions that mlc-compile turns into Winograd
+    F(4x4, 3x3) (at least 32 input and 64 output channels, 16 tiles), batch
+    2 on a 13x11 map: partial 4x4 tiles in both dims, channel counts that
+    are not multiples of the vector width (33 -> 68), no padding, 2 rows but
+    1 column of padding, a batch norm folded into the filter first, a
+    residual epilogue, no bias; and one on a 3x2 map, too small for the
+    transform (stays direct)."""
+    bn = nn.Sequential(nn.Conv2d(33, 64, 3, padding=1), nn.BatchNorm2d(64),
                        nn.ReLU())
     randomize_batch_norms(bn, torch.Generator().manual_seed(4))
     return Branches(
         bn,
-        nn.Conv2d(17, 16, 3),
-        nn.Sequential(nn.Conv2d(17, 32, 3, padding=(2, 1), bias=False),
+        nn.Conv2d(33, 68, 3),
+        nn.Sequential(nn.Conv2d(33, 64, 3, padding=(2, 1), bias=False),
                       nn.ReLU()),
-        nn.Sequential(nn.Conv2d(17, 20, 1),
-                      Residual(nn.Conv2d(20, 20, 3, padding=1))),
-        nn.Sequential(nn.MaxPool2d(4), nn.Conv2d(17, 24, 3, padding=1)),
-    ), (2, 17, 13, 11)
+        nn.Sequential(nn.Conv2d(33, 64, 1),
+                      Residual(nn.Conv2d(64, 64, 3, padding=1))),
+        nn.Sequential(nn.MaxPool2d(4), nn.Conv2d(33, 64, 3, padding=1)),
+    ), (2, 33, 13, 11)
 
 
 class StemAndConcat(nn.Module):

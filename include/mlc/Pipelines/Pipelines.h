@@ -31,9 +31,9 @@ struct CPUPipelineOptions {
   /// lane (faster; no longer bit-identical to the scalar loops and the
   /// reference evaluator, which add in order).
   bool reassociateFPReductions = false;
-  /// Inference: stride-1 3x3 convolutions with enough channels and tiles as
-  /// Winograd F(4x4, 3x3) (graph-winograd-convs).
-  bool winograd = false;
+  /// CPU inference: stride-1 3x3 convolutions with enough channels and
+  /// tiles as Winograd F(4x4, 3x3) (graph-winograd-convs).
+  bool winograd = true;
   /// CPU: every kernel is bracketed with calls into the runtime's profiler
   /// and the model exports its kernel table (mlc-instrument-kernels).
   bool profile = true;
