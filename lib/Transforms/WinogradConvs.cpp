@@ -56,28 +56,33 @@ Value constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
   return ConstantOp::create(b, loc, toElementsAttr(b.getContext(), t, name));
 }
 
-/// The input transform as 36 6x6 filters: [36, 1, 6, 6]. (Separably, one
-/// dimension at a time, it has a sixth of the multiplies, but the second
-/// pass runs on maps as narrow as the tiles and measured slower.)
-Value inputFilters(PatternRewriter &b, Location loc) {
+/// M (x) M for a rows x cols matrix M, row-major: entry (r1 * rows + r2,
+/// c1 * cols + c2) is M[r1][c1] * M[r2][c2]. The 2-D transforms are the
+/// 1-D ones applied along H and W, i.e. these Kronecker products.
+template <int64_t Rows, int64_t Cols>
+SmallVector<float> kronSquare(const double (&m)[Rows][Cols]) {
   SmallVector<float> f;
-  for (int64_t xi = 0; xi < kAlpha; ++xi)
-    for (int64_t nu = 0; nu < kAlpha; ++nu)
-      for (int64_t i = 0; i < kAlpha; ++i)
-        for (int64_t j = 0; j < kAlpha; ++j)
-          f.push_back(kBT[xi][i] * kBT[nu][j]);
-  return constant(b, loc, {kPoints, 1, kAlpha, kAlpha}, f, "winograd_in");
+  for (int64_t r1 = 0; r1 < Rows; ++r1)
+    for (int64_t r2 = 0; r2 < Rows; ++r2)
+      for (int64_t c1 = 0; c1 < Cols; ++c1)
+        for (int64_t c2 = 0; c2 < Cols; ++c2)
+          f.push_back(m[r1][c1] * m[r2][c2]);
+  return f;
+}
+
+/// The input transform as 36 6x6 filters: [36, 1, 6, 6], filter xi*6+nu
+/// at (i, j) = B^T[xi][i] * B^T[nu][j]. (Separably, one dimension at a time,
+/// it has a sixth of the multiplies, but the second pass runs on maps as
+/// narrow as the tiles and measured slower.)
+Value inputFilters(PatternRewriter &b, Location loc) {
+  return constant(b, loc, {kPoints, 1, kAlpha, kAlpha}, kronSquare(kBT),
+                  "winograd_in");
 }
 
 /// The output transform as a matrix: [16, 36], row a*4+b, column xi*6+nu.
 Value outputMatrix(PatternRewriter &b, Location loc) {
-  SmallVector<float> f;
-  for (int64_t a = 0; a < kTile; ++a)
-    for (int64_t c = 0; c < kTile; ++c)
-      for (int64_t xi = 0; xi < kAlpha; ++xi)
-        for (int64_t nu = 0; nu < kAlpha; ++nu)
-          f.push_back(kAT[a][xi] * kAT[c][nu]);
-  return constant(b, loc, {kTile * kTile, kPoints}, f, "winograd_out");
+  return constant(b, loc, {kTile * kTile, kPoints}, kronSquare(kAT),
+                  "winograd_out");
 }
 
 /// U[xi * 6 + nu, k, c] = (G w[k, c] G^T)[xi, nu], in double precision.
