@@ -7,9 +7,10 @@
 // Everything is expressed in graph ops that already have fast kernels:
 //   V = conv2d(x as [N*C, 1, H, W], B^T (x) B^T as 36 6x6 filters, stride 4)
 //   M = matmul(U [36, K, C], V [36, C, tiles])     (U = G g G^T, folded here)
-//   Y = conv_transpose2d(M as [N*K, 36, TH, TW], A^T (x) A^T, stride 4)
-// with two transposes between them, then a slice to the output size and the
-// bias. The filter transform is computed here in double precision.
+//   Y = matmul(A^T (x) A^T [16, 36], M as [36, K * tiles])
+// with a transpose after the first and the last, then a slice to the output
+// size and the bias. The filter transform is computed here in double
+// precision. docs/compiler.md says which choices were measured and why.
 //
 //===----------------------------------------------------------------------===//
 
