@@ -5,9 +5,10 @@
 #   scripts/gpu-check.sh prepare [DIR]   on the build machine (after
 #       scripts/build.sh): compiles test/e2e/cuda-gpu.test's models and every
 #       expected-pass ONNX node test with --target=cuda, copies mlc-run and the
-#       two libraries it needs, and compiles bench/cuda's transformer_b8 and
-#       sgemm_4096 (ResNet-18 batch 32 too with MLC_GPU_RESNET=1: its 47 MB of
-#       weights may not fit what travels with the other checks).
+#       two libraries it needs, and compiles bench/cuda's transformer_b8,
+#       sgemm_4096 and conv3x3_b32 (ResNet-18 batch 32 too with
+#       MLC_GPU_RESNET=1: with its Winograd filters, about 180 MB, more than
+#       a lent GPU machine's call carries).
 #   scripts/gpu-check.sh run [DIR]       on the GPU machine: the checks of
 #       cuda-gpu.test (models against PyTorch's outputs, concurrent runs, the
 #       Python binding, device pointers), the node tests on the GPU,
@@ -16,10 +17,10 @@
 #       models and the benchmark only). Logs go to $OUT (or DIR/out);
 #       the last lines are a summary. Exit status 1 if any check failed.
 #
-# DIR defaults to build/gpu-check. prepare leaves DIR/gpu-check.tar.xz
-# (about 50 MB with ResNet-18, 6 MB without: each model.so carries the same
-# runtime, which a solid archive stores once), the one file to carry; run
-# unpacks it into DIR when DIR/node is missing.
+# DIR defaults to build/gpu-check. prepare leaves DIR/gpu-check.tar.xz, the
+# one file to carry: about 6 MB (each model.so carries the same runtime,
+# which a solid archive stores once); ResNet-18's Winograd filters add about
+# 170 MB. run unpacks it into DIR when DIR/node is missing.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STEP=${1:-}
@@ -46,7 +47,7 @@ prepare() {
       --expected-pass "$ROOT/test/onnx/expected_pass.txt" \
       --compile-only "$DIR/node" -j "$(nproc)"
   fi
-  local models=transformer_b8,sgemm_4096
+  local models=transformer_b8,sgemm_4096,conv3x3_b32
   [ "${MLC_GPU_RESNET:-0}" = 1 ] && models=$models,resnet18_b32
   $PY "$ROOT/bench/cuda/run.py" prepare --models $models --out "$DIR/bench.tmp"
   for m in ${models//,/ }; do

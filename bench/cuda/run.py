@@ -6,11 +6,12 @@ build machine has no GPU:
 
   run.py prepare [--bin build/bin] [--out DIR] [--models A,B]
       (on the build machine) makes the models (bench/perf/make_models.py:
-      resnet18_b32, transformer_b8, sgemm_4096; ONNX + inputs + PyTorch
-      outputs) and compiles each with mlc-compile --target=cuda into DIR
-      (default build/bench/cuda). The GPU machine needs only DIR's NAME.so
-      and NAME.json, runtime/python and bench/ (ResNet-18's model.so holds
-      its 47 MB of weights).
+      resnet18_b32, transformer_b8, sgemm_4096, conv3x3_b32 (one 3x3
+      convolution, 128 -> 128 on 28x28); ONNX + inputs + PyTorch outputs)
+      and compiles each with mlc-compile --target=cuda into DIR (default
+      build/bench/cuda). The GPU machine needs only DIR's NAME.so and
+      NAME.json, runtime/python and bench/ (ResNet-18's model.so holds its
+      weights: 47 MB, about 180 MB with the Winograd filters).
 
   run.py measure [--dir DIR] [--runs N] [--rounds R] [--models A,B]
       (on the GPU machine) draws random inputs on the GPU, loads each
@@ -33,7 +34,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096")
+MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096", "conv3x3_b32")
 
 
 def prepare(args):

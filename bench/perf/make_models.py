@@ -218,8 +218,11 @@ MODELS = {
     "transformer_b8": (lambda: (TransformerBlock(), [(8, 128, 256)]),
                        "pre-LN block, seq 128, d 256, 4 heads, batch 8"),
     "sgemm_4096": (sgemm(4096), "SGEMM 4096"),
+    "conv3x3_b32": (lambda: (nn.Conv2d(128, 128, 3, padding=1),
+                             [(32, 128, 28, 28)]),
+                    "3x3 conv 128->128 on 28x28, batch 32"),
 }
-GPU_MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096")
+GPU_MODELS = ("resnet18_b32", "transformer_b8", "sgemm_4096", "conv3x3_b32")
 
 
 def count_flops(model, inputs):

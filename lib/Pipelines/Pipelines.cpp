@@ -51,10 +51,8 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   p += "graph-expand-training-ops,";
   // MLC-PIPELINE: constant folding
   p += "graph-fold-constants,";
-  // After folding: the filters (batch norm folded in) are constants. Not
-  // for CUDA yet: its convolutions and matmuls have other kernels, and the
-  // trade-off has not been measured there.
-  if (o.inference && o.winograd && o.device == "cpu")
+  // After folding: the filters (batch norm folded in) are constants.
+  if (o.inference && o.winograd)
     p += "graph-winograd-convs,";
   p += "canonicalize,cse,";
   // MLC-PIPELINE: fusion
@@ -298,7 +296,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::init(false)};
   Option<bool> winograd{
       *this, "winograd",
-      llvm::cl::desc("CPU inference: stride-1 3x3 convolutions as Winograd "
+      llvm::cl::desc("Inference: stride-1 3x3 convolutions as Winograd "
                      "F(4x4, 3x3)"),
       llvm::cl::init(true)};
   CPUPipelineOptions get() const {

@@ -152,7 +152,7 @@ cl::opt<bool> winograd(
     cl::desc("Stride-1 3x3 convolutions with at least 32 input and 64 "
              "output channels and 16 output tiles of 4x4 as Winograd "
              "F(4x4, 3x3) "
-             "(CPU inference; default on; a few 1e-6 relative error against "
+             "(inference, CPU and CUDA; default on; a few 1e-6 relative error against "
              "float64, about 4x direct convolution's: docs/compiler.md)"),
     cl::init(true));
 cl::opt<bool> profileKernels(

@@ -31,7 +31,7 @@ struct CPUPipelineOptions {
   /// lane (faster; no longer bit-identical to the scalar loops and the
   /// reference evaluator, which add in order).
   bool reassociateFPReductions = false;
-  /// CPU inference: stride-1 3x3 convolutions with enough channels and
+  /// Inference: stride-1 3x3 convolutions with enough channels and
   /// tiles as Winograd F(4x4, 3x3) (graph-winograd-convs).
   bool winograd = true;
   /// CPU: every kernel is bracketed with calls into the runtime's profiler
