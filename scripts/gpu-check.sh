@@ -41,12 +41,12 @@ prepare() {
     "$bin/mlc-compile" "$ROOT/models/$m/model.json" --target=cuda \
       -o "$DIR/e2e/$m.so"
   done
-  if [ ! -d "$DIR/node" ]; then
-    $PY "$ROOT/test/onnx/run_node_tests.py" --mlc-bin "$bin" --target cuda \
-      --tests "$ROOT/test/onnx/expected_pass.txt" \
-      --expected-pass "$ROOT/test/onnx/expected_pass.txt" \
-      --compile-only "$DIR/node" -j "$(nproc)"
-  fi
+  # Always from scratch: models left by an older compiler would be checked.
+  rm -rf "$DIR/node"
+  $PY "$ROOT/test/onnx/run_node_tests.py" --mlc-bin "$bin" --target cuda \
+    --tests "$ROOT/test/onnx/expected_pass.txt" \
+    --expected-pass "$ROOT/test/onnx/expected_pass.txt" \
+    --compile-only "$DIR/node" -j "$(nproc)"
   local models=transformer_b8,sgemm_4096,conv3x3_b32
   [ "${MLC_GPU_RESNET:-0}" = 1 ] && models=$models,resnet18_b32
   $PY "$ROOT/bench/cuda/run.py" prepare --models $models --out "$DIR/bench.tmp"

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlc {
 #define GEN_PASS_DEF_CHECKKERNELLAUNCHES
@@ -40,14 +41,12 @@ LogicalResult checkLaunch(gpu::LaunchFuncOp launch) {
       SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernel());
   if (!kernel)
     return launch.emitError("kernel ") << launch.getKernel() << " not found";
-  SmallVector<Type> params;
-  if (auto fn = dyn_cast<LLVM::LLVMFuncOp>(kernel))
-    llvm::append_range(params, fn.getFunctionType().getParams());
-  else if (auto fn = dyn_cast<gpu::GPUFuncOp>(kernel))
-    llvm::append_range(params, fn.getArgumentTypes());
-  else
+  // An llvm.func after lowering, a gpu.func before.
+  auto fn = dyn_cast<FunctionOpInterface>(kernel);
+  if (!fn)
     return launch.emitError("kernel ")
-           << launch.getKernel() << " is neither an llvm.func nor a gpu.func";
+           << launch.getKernel() << " is not a function";
+  ArrayRef<Type> params = fn.getArgumentTypes();
   TypeRange args = launch.getKernelOperands().getTypes();
   if (TypeRange(params) != args)
     return launch.emitError("launch of ")
