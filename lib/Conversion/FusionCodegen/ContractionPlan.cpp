@@ -187,8 +187,14 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   double lastUse = laneUse(p.bounds[p.nDim]);
   // Measured on ResNet-18's layers (AVX-512, one thread): 14-, 28- and
   // 7-wide maps with long reductions gain 1.3-2x; a 56-wide map with a
-  // 576-long reduction loses 30% to the transposed stores.
-  if (lastUse < 0.75 || (lastUse < 0.9 && reduction >= 1024)) {
+  // 576-long reduction loses 30% to the transposed stores. On AVX2 (7/8 of
+  // the lanes of a 7-, 14- or 28-wide map), MobileNetV2's 1x1 convolutions
+  // on those maps gain 1.15-1.5x from a 144-long reduction on and lose
+  // 3-22% with 32-64.
+  bool narrowMap = p.bounds[p.nDim] <= 28;
+  if (lastUse < 0.75 ||
+      (lastUse < 0.9 &&
+       (reduction >= 1024 || (narrowMap && reduction >= 128)))) {
     for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
       if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
           p.bounds[d] < p.vw)

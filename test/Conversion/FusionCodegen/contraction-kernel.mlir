@@ -363,6 +363,53 @@ func.func @conv_small_map_flat_rows(%x: tensor<1x128x6x7xf32>) -> tensor<1x32x6x
 
 // -----
 
+// A 1x1 convolution on a 7x7 map with 160 input channels (MobileNetV2's
+// expansions): a row of the map fills 7 of 8 lanes, which is worth leaving
+// for the 48 output channels of the constant filter from a 128-long
+// reduction on. On AVX-512 (7 of 16 lanes) any reduction switches.
+// CHECK-LABEL: func.func @conv1x1_narrow_map_channel_vectors
+// CHECK: %[[P:.*]] = arith.constant dense_resource<{{.*}}> : tensor<3x160x16xf32>
+// CHECK: vector.transfer_read %[[P]]
+// CHECK-COUNT-10: vector.fma
+// CHECK: linalg.transpose
+// AVX512-LABEL: func.func @conv1x1_narrow_map_channel_vectors
+// AVX512: linalg.transpose
+func.func @conv1x1_narrow_map_channel_vectors(%x: tensor<1x160x7x7xf32>) -> tensor<1x48x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<48x160x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x160x7x7xf32>, tensor<48x160x1x1xf32>) -> tensor<1x48x7x7xf32> {
+  ^bb0(%a: tensor<1x160x7x7xf32>, %c: tensor<48x160x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x160x7x7xf32>, tensor<48x160x1x1xf32>) -> tensor<1x48x7x7xf32>
+    graph.yield %1 : tensor<1x48x7x7xf32>
+  }
+  return %0 : tensor<1x48x7x7xf32>
+}
+
+// -----
+
+// The same with 64 input channels: the transposed stores would cost more
+// than the eighth lane gains, so the vectors stay along the map's rows
+// (7 lanes, the last masked) with output channels as the rows.
+// CHECK-LABEL: func.func @conv1x1_narrow_map_short_reduction
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x64x7x7xf32>, vector<8xf32>
+// CHECK-COUNT-10: vector.fma
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+// AVX512-LABEL: func.func @conv1x1_narrow_map_short_reduction
+// AVX512: linalg.transpose
+func.func @conv1x1_narrow_map_short_reduction(%x: tensor<1x64x7x7xf32>) -> tensor<1x48x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<48x64x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x64x7x7xf32>, tensor<48x64x1x1xf32>) -> tensor<1x48x7x7xf32> {
+  ^bb0(%a: tensor<1x64x7x7xf32>, %c: tensor<48x64x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x64x7x7xf32>, tensor<48x64x1x1xf32>) -> tensor<1x48x7x7xf32>
+    graph.yield %1 : tensor<1x48x7x7xf32>
+  }
+  return %0 : tensor<1x48x7x7xf32>
+}
+
+// -----
+
 // A 1x1 convolution whose 392 KB input would be re-read for each of the 33
 // panels of output channels: its 2001 input channels are summed in 4
 // blocks of 501 (the last 498), each block over every panel and pixel
