@@ -192,9 +192,8 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   // on those maps gain 1.15-1.5x from a 144-long reduction on and lose
   // 3-22% with 32-64.
   bool narrowMap = p.bounds[p.nDim] <= 28;
-  if (lastUse < 0.75 ||
-      (lastUse < 0.9 &&
-       (reduction >= 1024 || (narrowMap && reduction >= 128)))) {
+  if (lastUse < 0.75 || (lastUse < 0.9 && (reduction >= 1024 ||
+                                           (narrowMap && reduction >= 128)))) {
     for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
       if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
           p.bounds[d] < p.vw)
