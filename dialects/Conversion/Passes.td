@@ -229,7 +229,9 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect",
                            "mlir::affine::AffineDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {

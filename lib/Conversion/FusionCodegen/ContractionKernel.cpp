@@ -251,6 +251,8 @@ Value Emitter::tile(Value dest, Point pt) {
   for (unsigned d = p.numParallel; d < p.numLoops; ++d)
     if (p.bounds[d] > 1)
       innermostReduction = d;
+  if (pt.phase == Point::Whole || pt.phase == Point::Last)
+    prefetchNextRows(pt);
   acc = reduce(p.numParallel, acc);
 
   // Vectors across the output's last dim (output channels) with the rows
@@ -633,6 +635,7 @@ Value Emitter::run() {
   }
 
   chooseReductionBlock();
+  choosePrefetches();
   if (kBlock) {
     levels.insert(levels.begin(), {KBlocks, kDim});
     if (parallelLevel)

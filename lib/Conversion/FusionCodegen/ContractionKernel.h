@@ -148,6 +148,12 @@ private:
   int64_t kBlock = 0;
   unsigned kDim = 0;
   void chooseReductionBlock();
+  /// Buffers of the epilogue operands whose rows are prefetched one row
+  /// tile ahead (null: not prefetched); see choosePrefetches.
+  SmallVector<Value> prefetchBuffers;
+  void choosePrefetches();
+  /// Prefetches the next row tile's lines of each prefetched operand.
+  void prefetchNextRows(const Point &pt);
   /// The partial sums of row i, vector j, read back from `dest`.
   Value readPartial(Value dest, const Point &pt, int64_t i, int64_t j);
   /// Index `e` (over the loop dims) of output dim `d`, relative to the

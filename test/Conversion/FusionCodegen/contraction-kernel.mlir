@@ -434,3 +434,46 @@ func.func @conv1x1_reduction_blocks(%x: tensor<1x2001x7x7xf32>, %b: tensor<520xf
   }
   return %0 : tensor<1x520x7x7xf32>
 }
+
+// -----
+
+// A residual add in the epilogue of a 1x1 convolution: each row tile (5
+// output channels, planes 16 KB apart) first prefetches the lines of the
+// residual that the next row tile's epilogue reads, clamped to the last
+// channel, through the residual's buffer (read only).
+// CHECK-LABEL: func.func @conv1x1_residual_prefetch
+// CHECK: %[[BUF:.*]] = bufferization.to_buffer %[[R:.*]] read_only : tensor<1x64x64x64xf32> to memref<1x64x64x64xf32, strided<[?, ?, ?, ?], offset: ?>>
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c64 step %c1 iter_args
+// CHECK: scf.for %[[N:.*]] = %c0 to %c4 step %c1 iter_args
+// CHECK: scf.for %[[M:.*]] = %c0 to %c12 step %c1 iter_args
+// CHECK: %[[ROW:.*]] = affine.min #{{.*}}(%[[M]])
+// CHECK: memref.prefetch %[[BUF]][%c0, %[[ROW]], %[[OH]], %{{.*}}], read, locality<3>, data
+// CHECK-COUNT-4: memref.prefetch %[[BUF]]
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK-COUNT-10: vector.fma
+// CHECK: arith.addf
+// A residual this small stays in cache: no prefetch.
+// CHECK-LABEL: func.func @conv1x1_small_residual
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func @conv1x1_residual_prefetch(%x: tensor<1x16x64x64xf32>, %r: tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x16x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %r) : (tensor<1x16x64x64xf32>, tensor<64x16x1x1xf32>, tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32> {
+  ^bb0(%a: tensor<1x16x64x64xf32>, %c: tensor<64x16x1x1xf32>, %d: tensor<1x64x64x64xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x64x64xf32>, tensor<64x16x1x1xf32>) -> tensor<1x64x64x64xf32>
+    %2 = graph.add %1, %d : (tensor<1x64x64x64xf32>, tensor<1x64x64x64xf32>) -> tensor<1x64x64x64xf32>
+    graph.yield %2 : tensor<1x64x64x64xf32>
+  }
+  return %0 : tensor<1x64x64x64xf32>
+}
+
+func.func @conv1x1_small_residual(%x: tensor<1x16x16x16xf32>, %r: tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x16x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %r) : (tensor<1x16x16x16xf32>, tensor<64x16x1x1xf32>, tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32> {
+  ^bb0(%a: tensor<1x16x16x16xf32>, %c: tensor<64x16x1x1xf32>, %d: tensor<1x64x16x16xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x16x16xf32>, tensor<64x16x1x1xf32>) -> tensor<1x64x16x16xf32>
+    %2 = graph.add %1, %d : (tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+    graph.yield %2 : tensor<1x64x16x16xf32>
+  }
+  return %0 : tensor<1x64x16x16xf32>
+}
