@@ -192,8 +192,26 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   // on those maps gain 1.15-1.5x from a 144-long reduction on and lose
   // 3-22% with 32-64.
   bool narrowMap = p.bounds[p.nDim] <= 28;
-  if (lastUse < 0.75 || (lastUse < 0.9 && (reduction >= 1024 ||
-                                           (narrowMap && reduction >= 128)))) {
+  // Not for a strided convolution with a full-size epilogue operand (a
+  // downsample convolution with the residual add fused) below a 1024-long
+  // reduction: that operand would be gathered lane by lane, which cost
+  // ResNet-50's downsample kernels on 28- and 14-wide maps 12-20% more
+  // than the lanes gained.
+  auto strided = [&](AffineMap m) {
+    return llvm::any_of(m.getResults(), [&](AffineExpr e) {
+      std::optional<SmallVector<int64_t>> form = linearForm(e, m.getNumDims());
+      return form && llvm::any_of(ArrayRef(*form).take_front(p.numParallel),
+                                  [](int64_t k) { return k > 1; });
+    });
+  };
+  bool gatheredEpilogue =
+      p.epilogue && (strided(p.lhs.map) || strided(p.rhs.map)) &&
+      llvm::any_of(p.epilogue.getDpsInputs(), [&](Value v) {
+        return v != c.getResult(0) && v.getType() == c.getResult(0).getType();
+      });
+  if (lastUse < 0.75 ||
+      (lastUse < 0.9 && (reduction >= 1024 || (narrowMap && reduction >= 128 &&
+                                               !gatheredEpilogue)))) {
     for (unsigned d = 0; d + 1 < p.numParallel; ++d) {
       if (laneUse(p.bounds[d]) <= laneUse(p.bounds[p.nDim]) ||
           p.bounds[d] < p.vw)

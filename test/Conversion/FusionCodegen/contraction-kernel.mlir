@@ -477,3 +477,36 @@ func.func @conv1x1_small_residual(%x: tensor<1x16x16x16xf32>, %r: tensor<1x64x16
   }
   return %0 : tensor<1x64x16x16xf32>
 }
+
+// -----
+
+// A stride-2 1x1 convolution on a 14-wide map (a downsample): vectors move
+// to the 64 output channels of the constant filter, unless a full-size
+// residual joins the epilogue, which would then be read lane by lane.
+// CHECK-LABEL: func.func @downsample_channel_vectors
+// CHECK: linalg.transpose
+// CHECK-LABEL: func.func @downsample_residual_row_vectors
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x64x14x14xf32>, vector<8xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+func.func @downsample_channel_vectors(%x: tensor<1x256x28x28xf32>) -> tensor<1x64x14x14xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x256x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x256x28x28xf32>, tensor<64x256x1x1xf32>) -> tensor<1x64x14x14xf32> {
+  ^bb0(%a: tensor<1x256x28x28xf32>, %c: tensor<64x256x1x1xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x256x28x28xf32>, tensor<64x256x1x1xf32>) -> tensor<1x64x14x14xf32>
+    graph.yield %1 : tensor<1x64x14x14xf32>
+  }
+  return %0 : tensor<1x64x14x14xf32>
+}
+
+func.func @downsample_residual_row_vectors(%x: tensor<1x256x28x28xf32>, %r: tensor<1x64x14x14xf32>) -> tensor<1x64x14x14xf32> {
+  %w = arith.constant dense<0.5> : tensor<64x256x1x1xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %r) : (tensor<1x256x28x28xf32>, tensor<64x256x1x1xf32>, tensor<1x64x14x14xf32>) -> tensor<1x64x14x14xf32> {
+  ^bb0(%a: tensor<1x256x28x28xf32>, %c: tensor<64x256x1x1xf32>, %d: tensor<1x64x14x14xf32>):
+    %1 = graph.conv2d %a, %c {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x256x28x28xf32>, tensor<64x256x1x1xf32>) -> tensor<1x64x14x14xf32>
+    %2 = graph.add %1, %d : (tensor<1x64x14x14xf32>, tensor<1x64x14x14xf32>) -> tensor<1x64x14x14xf32>
+    graph.yield %2 : tensor<1x64x14x14xf32>
+  }
+  return %0 : tensor<1x64x14x14xf32>
+}
