@@ -3,7 +3,7 @@
 // onnxruntime-node, for bench/perf/run.py.
 //
 //   node time_ort.js MODEL.onnx OUTDIR --runs N [--warmup W] [--threads T]
-//                    IN0.npy [IN1.npy ...]
+//                    [--profile FILE] IN0.npy [IN1.npy ...]
 //
 // The inputs (float32 .npy, C order) are fed to the graph inputs in
 // declaration order. After W warm-up runs (default 5) it times N runs of
@@ -15,6 +15,12 @@
 //    "outputs": [...], "times_ms": [every run, in order]}
 // Session options: intraOpNumThreads T (default 2), interOpNumThreads 1,
 // executionMode "sequential", graphOptimizationLevel "all" (the default).
+// --profile FILE turns on ORT's profiler and writes each node's mean time
+// over the timed runs to FILE as JSON ({"nodes": [{name, op, ms_per_run}]},
+// slowest first; names are those of ORT's optimized graph, which ends a
+// fused convolution's name with its last fused node's output). The
+// profiler's own cost is in the times then: for comparing kernels, not
+// for the latency figures.
 'use strict';
 
 const fs = require('fs');
@@ -62,6 +68,36 @@ function writeNpy(file, tensor) {
                                         data]));
 }
 
+// Sums ORT's per-node kernel events of the timed runs (the first `warmup`
+// events of each node are the warm-up runs') into `file`.
+function writeNodeProfile(prefix, file, warmup, runs) {
+  // ORT names the file PREFIX_<date>.json (and prints that name).
+  const dir = path.dirname(prefix), base = path.basename(prefix) + '_';
+  const found = fs.readdirSync(dir).filter(
+      (f) => f.startsWith(base) && f.endsWith('.json'));
+  if (found.length !== 1)
+    throw new Error('cannot find ORT\'s profile ' + prefix + '_*.json');
+  const rawFile = path.join(dir, found[0]);
+  const events = JSON.parse(fs.readFileSync(rawFile, 'utf8'));
+  const nodes = new Map();
+  for (const e of events) {
+    if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time')) continue;
+    const name = e.name.slice(0, -'_kernel_time'.length);
+    if (!nodes.has(name))
+      nodes.set(name, {name, op: e.args.op_name, durations: []});
+    nodes.get(name).durations.push(e.dur);
+  }
+  const out = [];
+  for (const n of nodes.values()) {
+    const timed = n.durations.slice(warmup);
+    const us = timed.reduce((a, b) => a + b, 0);
+    out.push({name: n.name, op: n.op, ms_per_run: us / 1000 / runs});
+  }
+  out.sort((a, b) => b.ms_per_run - a.ms_per_run);
+  fs.writeFileSync(file, JSON.stringify({runs, nodes: out}, null, 1) + '\n');
+  fs.unlinkSync(rawFile);
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const opts = {runs: 30, warmup: 5, threads: 2};
@@ -70,6 +106,8 @@ async function main() {
     const a = args[i];
     if (a === '--runs' || a === '--warmup' || a === '--threads')
       opts[a.slice(2)] = Number(args[++i]);
+    else if (a === '--profile')
+      opts.profile = args[++i];
     else
       positional.push(a);
   }
@@ -84,6 +122,8 @@ async function main() {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    enableProfiling: Boolean(opts.profile),
+    profileFilePrefix: opts.profile ? opts.profile + '.raw' : undefined,
   });
   if (inputs.length !== session.inputNames.length)
     throw new Error(model + ' has ' + session.inputNames.length +
@@ -114,6 +154,11 @@ async function main() {
   session.outputNames.forEach((name, i) => {
     writeNpy(path.join(outdir, 'out' + i + '.npy'), first[name]);
   });
+  if (opts.profile) {
+    session.endProfiling();
+    writeNodeProfile(opts.profile + '.raw', opts.profile, opts.warmup,
+                     opts.runs);
+  }
   const version =
       require('onnxruntime-node/package.json').version;
   console.log(JSON.stringify({
