@@ -392,7 +392,7 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   int64_t extent = p.bounds[dim];
   if (kind == MTiles && flatOuter)
     extent *= p.bounds[*flatOuter];
-  int64_t step = kind == Outer ? 1 : kind == NTiles ? nr() : p.mr;
+  int64_t step = kind == Outer ? 1 : kind == NTiles ? nr() : p.rowsFor(pt.vecs);
   int64_t fullTiles = extent / step, rest = extent % step;
   MLIRContext *ctx = b.getContext();
 
@@ -410,6 +410,8 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
     q.dims[dim] = base;
     if (kind == NTiles)
       q.nTile = t;
+    if (kind == MTiles)
+      q.mStep = step;
   };
 
   if (fullTiles > 0) {
@@ -418,7 +420,7 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
       q.vecs = p.nv;
       q.lastLanes = p.vw;
     } else if (kind == MTiles) {
-      q.rows = p.mr;
+      q.rows = step;
     }
     if (parallelLevel && *parallelLevel == level && fullTiles > 1) {
       auto forall = scf::ForallOp::create(

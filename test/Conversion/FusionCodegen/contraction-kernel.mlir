@@ -6,8 +6,9 @@
 
 // matmul 13x20 . 20x24 with bias + relu on 8-float vectors: nr = 2 vectors
 // (16 columns) then an 8-column tail; mr = 5 rows (10 accumulators of the
-// 16 registers) then a 3-row tail. B is a graph input used by 3 row tiles:
-// read in place, no packing.
+// 16 registers) then a 3-row tail; the one-vector column tail takes 10
+// rows (the same 10 accumulators) and a 3-row tail. B is a graph input
+// used by 3 row tiles: read in place, no packing.
 // CHECK-LABEL: func.func @matmul_bias_relu
 // CHECK-NOT: linalg.generic
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
@@ -25,11 +26,12 @@
 // CHECK-COUNT-6: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-// then the 8-column tail, 5 rows at a time and 3 rows.
-// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args
+// then the 8-column tail, 10 rows and 3 rows.
+// CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (
 // CHECK: vector.transfer_read %{{.*}}[%{{.*}}, %c16], %{{.*}} {in_bounds = [true]} : tensor<20x24xf32>, vector<8xf32>
-// CHECK-COUNT-5: vector.fma
-// CHECK: vector.transfer_write %{{.*}}[%{{.*}}, %c16] {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
+// CHECK-COUNT-10: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: vector.transfer_write %{{.*}}[%c9, %c16] {in_bounds = [true]} : vector<8xf32>, tensor<13x24xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c20 step %c1 iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: return
 // With AVX-512 and a forall allowed for any size: the row tiles run in
