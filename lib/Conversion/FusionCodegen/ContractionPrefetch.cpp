@@ -68,7 +68,7 @@ void Emitter::prefetchNextRows(const Point &pt) {
     int64_t lanes = (pt.vecs - 1) * p.vw + pt.lastLanes;
     for (int64_t i = 0; i < pt.mStep; ++i) {
       for (int64_t off = 0; off < lanes; off += lineFloats) {
-        // Row mr + i and column off of this tile: the next row tile's,
+        // Row mStep + i and column off of this tile: the next row tile's,
         // clamped into the tensor (the last tile prefetches itself).
         SmallVector<Value> idx;
         for (auto [r, e] : llvm::enumerate(a.map.getResults())) {
