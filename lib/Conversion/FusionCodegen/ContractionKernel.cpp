@@ -410,8 +410,6 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
     q.dims[dim] = base;
     if (kind == NTiles)
       q.nTile = t;
-    if (kind == MTiles)
-      q.mStep = step;
   };
 
   if (fullTiles > 0) {

@@ -59,8 +59,8 @@ struct Plan {
   Access init;
   SmallVector<Access> epilogueInputs; // null tensor: the contraction result
   int64_t vw = 8, nv = 1, mr = 1;
-  // Rows of a tile of `vecs` vectors: mr for full ones; an n tail of fewer
-  // vectors takes more rows, up to the same accumulator budget.
+  // Rows of a tile of `vecs` vectors (mr = rowsFor(nv)): an n tail of fewer
+  // vectors takes more rows, up to the same accumulator budget and cap.
   int64_t accBudget = 4, rowCap = 4;
   int64_t rowsFor(int64_t vecs) const;
 };
@@ -109,7 +109,6 @@ private:
     SmallVector<Value> destBase; // offset of the current dest per out dim
     Value nTile;                 // n0 / nr
     int64_t rows = 1, vecs = 1, lastLanes = 0;
-    int64_t mStep = 1; // the row tile loop's step
     // Which block of the reduction's first dim (see kBlock) this tile sums:
     // all of it (Whole), or the First, a Middle or the Last block, whose
     // base is dims[kDim] and extent kExtent. Partial sums are kept in the

@@ -20,12 +20,11 @@ using namespace mlc::codegen::contraction;
 namespace mlc::codegen::contraction {
 
 int64_t Plan::rowsFor(int64_t vecs) const {
-  if (vecs >= nv)
-    return mr;
-  // A 56-wide map in tiles of 2 vectors ends with one vector: 5 rows kept
-  // 5 accumulators busy, too few to hide the FMA latency (128 -> 32
-  // channels, 3x3: 75 GFLOP/s, against 95 on a 28-wide map).
-  return std::max(mr, std::min(accBudget / vecs, rowCap));
+  // The accumulator budget over the tile's vectors: a 56-wide map in tiles
+  // of 2 vectors ends with one vector, and 5 rows there kept 5 accumulators
+  // busy, too few to hide the FMA latency (128 -> 32 channels, 3x3: 75
+  // GFLOP/s, against 95 on a 28-wide map).
+  return std::max<int64_t>(1, std::min(accBudget / vecs, rowCap));
 }
 
 bool dependsOn(AffineMap map, unsigned dim) {
@@ -274,12 +273,9 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
       --p.nv;
   }
   int64_t m = p.mDim ? p.bounds[*p.mDim] : 1;
-  int64_t rowCap = outerProduct ? 12 : 4;
-  p.mr = std::min({m, accBudget / p.nv, rowCap});
-  if (p.mr < 1)
-    p.mr = 1;
   p.accBudget = accBudget;
-  p.rowCap = std::min(m, rowCap);
+  p.rowCap = std::min<int64_t>(m, outerProduct ? 12 : 4);
+  p.mr = p.rowsFor(p.nv);
 
   // Initial value.
   Value init = c.getDpsInits()[0];

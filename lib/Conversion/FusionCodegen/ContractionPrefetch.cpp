@@ -66,13 +66,14 @@ void Emitter::prefetchNextRows(const Point &pt) {
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(a.tensor.getType()).getShape();
     int64_t lanes = (pt.vecs - 1) * p.vw + pt.lastLanes;
-    for (int64_t i = 0; i < pt.mStep; ++i) {
+    int64_t step = p.rowsFor(pt.vecs); // the row tile loop's
+    for (int64_t i = 0; i < step; ++i) {
       for (int64_t off = 0; off < lanes; off += lineFloats) {
-        // Row mStep + i and column off of this tile: the next row tile's,
+        // Row step + i and column off of this tile: the next row tile's,
         // clamped into the tensor (the last tile prefetches itself).
         SmallVector<Value> idx;
         for (auto [r, e] : llvm::enumerate(a.map.getResults())) {
-          AffineExpr at = e.replace(mExpr, mExpr + pt.mStep + i)
+          AffineExpr at = e.replace(mExpr, mExpr + step + i)
                               .replace(getAffineDimExpr(p.nDim, ctx),
                                        getAffineDimExpr(p.nDim, ctx) + off);
           OpFoldResult v = affine::makeComposedFoldedAffineApply(
