@@ -252,6 +252,34 @@ def Graph_Conv2DOp : Graph_Op<"conv2d", [Graph_HasVJP]> {
                        "functional-type(operands, results)";
 }
 
+def Graph_Conv2DNchwcOp : Graph_Op<"conv2d_nchwc"> {
+  let summary = "2-D convolution in the blocked channel layout (inference)";
+  let description = [{
+    The result is `[N, O / B, OH, OW, B]`: channel `o` of the NCHW result
+    at `[n, o / B, oh, ow, o % B]`, B the block (the target's vector width or
+    a multiple of it). Three forms, told apart by the filter's rank:
+    - blocked input `[N, C / B, H, W, B]`, filter `[O / B, C / B, KH, KW, B,
+      B]` (input lane, then output lane);
+    - plain NCHW input `[N, C, H, W]` (a stem with 3 channels), filter
+      `[O / B, C, KH, KW, B]`;
+    - depthwise: blocked input with O = C, filter `[C / B, KH, KW, B]`.
+    The optional bias is `[O / B, B]`. `pads` are [top, left, bottom, right].
+    Made by graph-block-channels from conv2d ops whose channels it padded to
+    a multiple of B with zero filters; there is no VJP.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$filter,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    bool isDepthwise() { return getFilter().getType().getRank() == 4; }
+    bool hasPlainInput() { return getInput().getType().getRank() == 4; }
+  }];
+}
+
 def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [Graph_HasVJP]> {
   let summary = "transposed 2-D convolution with stride equal to the kernel";
   let description = [{
@@ -276,6 +304,8 @@ def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [Graph_HasVJP]> {
 class Graph_Pool2DOp<string mnemonic, string desc>
     : Graph_Op<mnemonic, [Graph_HasVJP]> {
   let summary = desc # " over NCHW windows";
+  // Also over the blocked layout [N, C / B, H, W, B] (rank 5): the windows
+  // are on dims 2 and 3 in both.
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

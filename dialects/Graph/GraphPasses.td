@@ -121,6 +121,24 @@ def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
   ];
 }
 
+def GraphBlockChannels : Pass<"graph-block-channels", "mlir::ModuleOp"> {
+  let summary = "Convolution regions in the blocked channel layout (NCHWc)";
+  let description = [{
+    Float32 conv2d ops with a constant filter (one group, or depthwise)
+    become graph.conv2d_nchwc on [N, C / B, H, W, B] values, their filters
+    and biases repacked here with the channels padded to a multiple of B by
+    zeros. Pooling, channel concats (every input a multiple of B channels)
+    and elementwise ops that keep finite values finite join the region when
+    an operand is blocked; the layout changes (pad, reshape, transpose and
+    back) only at the region's edges. A convolution with fewer than 8 input
+    channels reads its NCHW input directly. Inference only, after folding.
+  }];
+  let options = [
+    Option<"block", "block", "int64_t", /*default=*/"16",
+           "Channels per block (a multiple of the vector width)">
+  ];
+}
+
 def GraphReorderSlices : Pass<"graph-reorder-slices"> {
   let summary = "Slice the operands of an elementwise op instead of its result";
   let description = [{

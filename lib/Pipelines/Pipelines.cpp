@@ -54,6 +54,11 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   // After folding: the filters (batch norm folded in) are constants.
   if (o.inference && o.winograd)
     p += "graph-winograd-convs,";
+  // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
+  // room for 2 vectors of 5 rows).
+  if (o.inference && o.nchwc && o.device == "cpu")
+    p += "graph-block-channels{block=" +
+         std::to_string(std::max(16u, o.vectorBits / 32)) + "},";
   p += "canonicalize,cse,";
   // MLC-PIPELINE: fusion
   p += "func.func(graph-form-fusion-groups),";
@@ -299,6 +304,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Inference: stride-1 3x3 convolutions as Winograd "
                      "F(4x4, 3x3)"),
       llvm::cl::init(true)};
+  Option<bool> nchwc{
+      *this, "nchwc",
+      llvm::cl::desc("Inference on the CPU: convolution regions in the "
+                     "blocked channel layout (graph-block-channels)"),
+      llvm::cl::init(true)};
   CPUPipelineOptions get() const {
     CPUPipelineOptions o;
     o.entry = entry;
@@ -311,6 +321,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.parallel = parallel;
     o.reassociateFPReductions = reassociateFPReductions;
     o.winograd = winograd;
+    o.nchwc = nchwc;
     o.profile = profile;
     o.device = device;
     o.cudaChips = cudaChips;

@@ -35,7 +35,7 @@ enum class Role {
 };
 
 Role roleOf(Operation *op) {
-  if (isa<MatMulOp, Conv2DOp, ConvTranspose2DOp>(op))
+  if (isa<MatMulOp, Conv2DOp, Conv2DNchwcOp, ConvTranspose2DOp>(op))
     return Role::Contraction;
   if (isa<ResizeOp>(op))
     return Role::Resize;

@@ -155,6 +155,12 @@ cl::opt<bool> winograd(
              "(inference, CPU and CUDA; default on; a few 1e-6 relative error against "
              "float64, about 4x direct convolution's: docs/compiler.md)"),
     cl::init(true));
+cl::opt<bool> nchwc(
+    "nchwc", cl::cat(mlcCategory),
+    cl::desc("Convolution regions in the blocked channel layout "
+             "[N, C/16, H, W, 16] with layout changes only at their edges "
+             "(inference on the CPU; default on: docs/compiler.md)"),
+    cl::init(true));
 cl::opt<bool> profileKernels(
     "profile", cl::cat(mlcCategory),
     cl::desc("Bracket every kernel with profiling calls and record the "
@@ -465,6 +471,7 @@ int main(int argc, char **argv) {
   pipelineOpts.parallel = parallelKernels;
   pipelineOpts.reassociateFPReductions = reassociateFPReductions;
   pipelineOpts.winograd = winograd;
+  pipelineOpts.nchwc = nchwc;
   pipelineOpts.profile = profileKernels;
   if (cuda) {
     pipelineOpts.device = "cuda";

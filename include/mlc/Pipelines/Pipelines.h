@@ -34,6 +34,9 @@ struct CPUPipelineOptions {
   /// Inference: stride-1 3x3 convolutions with enough channels and
   /// tiles as Winograd F(4x4, 3x3) (graph-winograd-convs).
   bool winograd = true;
+  /// Inference on the CPU: convolution regions in the blocked channel
+  /// layout [N, C / B, H, W, B] (graph-block-channels).
+  bool nchwc = true;
   /// CPU: every kernel is bracketed with calls into the runtime's profiler
   /// and the model exports its kernel table (mlc-instrument-kernels).
   bool profile = true;

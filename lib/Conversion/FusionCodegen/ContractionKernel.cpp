@@ -280,6 +280,15 @@ Value Emitter::tile(Value dest, Point pt) {
       SmallVector<Value> idx;
       MLIRContext *ctx = b.getContext();
       for (unsigned d = 0; d < p.numParallel; ++d) {
+        if (flatOuter) {
+          // Row i at its (p floordiv W, p mod W).
+          AffineExpr e = atRow(getAffineDimExpr(d, ctx), i);
+          if (d == p.nDim)
+            e = e + j * p.vw;
+          idx.push_back(
+              getValueOrCreateConstantIndexOp(b, loc, destIndex(e, pt, d)));
+          continue;
+        }
         AffineExpr e = getAffineDimExpr(0, ctx) - getAffineDimExpr(1, ctx);
         if (p.mDim && d == *p.mDim)
           e = e + i;
@@ -614,8 +623,15 @@ Value Emitter::run() {
   // accumulators idle; rows over all of the map's pixels (49 = 9 x 5 + 4)
   // keep them busy. The transposed tile's columns are then stored one by
   // one, so only where the row tiles are not split across threads.
-  if (panelOutermost && p.mDim && *p.mDim + 1 == p.numParallel &&
-      *p.mDim >= 1 && *p.mDim - 1 != p.nDim && p.bounds[*p.mDim - 1] > 1) {
+  // So do the rows of the blocked layout [N, C / B, H, W, B], where W is
+  // just before the vector dim and a tile's rows are whole vectors apart.
+  bool rowsOverMap = (panelOutermost && p.mDim &&
+                      *p.mDim + 1 == p.numParallel) ||
+                     (!panelOutermost && p.mDim &&
+                      *p.mDim + 2 == p.numParallel &&
+                      p.bounds[p.nDim] % p.vw == 0);
+  if (rowsOverMap && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
+      p.bounds[*p.mDim - 1] > 1) {
     unsigned h = *p.mDim - 1;
     auto use = [&](int64_t extent) {
       return double(extent) / double(llvm::alignTo(extent, p.mr));

@@ -72,11 +72,17 @@ struct MatMulPattern : OpRewritePattern<MatMulOp> {
   }
 };
 
-/// Pads H and W of an NCHW tensor by `pads` = [top, left, bottom, right].
+/// Pads H and W of an NCHW tensor, or of a blocked [N, C / B, H, W, B]
+/// one, by `pads` = [top, left, bottom, right].
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> pads, Value value) {
-  return padTensor(b, loc, input, {0, 0, pads[0], pads[1]},
-                   {0, 0, pads[2], pads[3]}, value);
+  SmallVector<int64_t> low = {0, 0, pads[0], pads[1]},
+                       high = {0, 0, pads[2], pads[3]};
+  if (cast<RankedTensorType>(input.getType()).getRank() == 5) {
+    low.push_back(0);
+    high.push_back(0);
+  }
+  return padTensor(b, loc, input, low, high, value);
 }
 
 /// Splits dim `d` of `value` into (groups, size / groups).
@@ -200,6 +206,70 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
   }
 };
 
+/// graph.conv2d_nchwc as one linalg.generic: loops [n, ob, oh, ow, o | c
+/// blocks, kh, kw, c] (blocked input), [n, ob, oh, ow, o | c, kh, kw]
+/// (plain input) or [n, cb, oh, ow, c | kh, kw] (depthwise), so that the
+/// output's lane dim o is the vector dim of the contraction kernel and its
+/// stores are whole vectors.
+struct Conv2DNchwcPattern : OpRewritePattern<Conv2DNchwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DNchwcOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getType();
+    Type elt = outType.getElementType();
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    Value input = padSpatial(rewriter, loc, op.getInput(), op.getPads(),
+                             scalarConstant(rewriter, loc, elt, 0.0));
+    auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    bool depthwise = op.isDepthwise(), plain = op.hasPlainInput();
+    int64_t numLoops = depthwise ? 7 : plain ? 8 : 9;
+    AffineExpr n = e(0), ob = e(1), oh = e(2), ow = e(3), o = e(4);
+    AffineExpr kh = e(numLoops - (plain ? 2 : depthwise ? 2 : 3)),
+               kw = e(numLoops - (plain ? 1 : depthwise ? 1 : 2));
+    AffineExpr ih = oh * s[0] + kh * d[0], iw = ow * s[1] + kw * d[1];
+    SmallVector<AffineExpr> xExprs, wExprs;
+    if (depthwise) {
+      xExprs = {n, ob, ih, iw, o};
+      wExprs = {ob, kh, kw, o};
+    } else if (plain) {
+      AffineExpr c = e(5);
+      xExprs = {n, c, ih, iw};
+      wExprs = {ob, c, kh, kw, o};
+    } else {
+      AffineExpr cb = e(5), c = e(8);
+      xExprs = {n, cb, ih, iw, c};
+      wExprs = {ob, cb, kh, kw, c, o};
+    }
+    SmallVector<AffineExpr> yExprs = {n, ob, oh, ow, o};
+    Value init;
+    if (Value bias = op.getBias())
+      init = broadcastInto(rewriter, loc, bias, outType,
+                           AffineMap::get(5, 0, {ob, o}, ctx));
+    else
+      init = filledTensor(rewriter, loc, outType,
+                          scalarConstant(rewriter, loc, elt, 0.0));
+    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xExprs, ctx),
+                                   AffineMap::get(numLoops, 0, wExprs, ctx),
+                                   AffineMap::get(numLoops, 0, yExprs, ctx)};
+    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+    iterators.append(numLoops - 5, IteratorType::reduction);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, outType, ValueRange{input, op.getFilter()}, init,
+                maps, iterators,
+                [](OpBuilder &b, Location l, ValueRange a) {
+                  Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
 /// Sums (avg) or maxes (max) each window; `window` gives the loop bounds of
 /// the window dims, which appear in no other operand's shape.
 Value windowReduce(OpBuilder &b, Location loc, Value padded,
@@ -209,15 +279,21 @@ Value windowReduce(OpBuilder &b, Location loc, Value padded,
   MLIRContext *ctx = b.getContext();
   Type elt = outType.getElementType();
   auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  // Loops: n, c, oh, ow | kh, kw.
+  // Loops: n, c, oh, ow (, the channel lane c % B when blocked) | kh, kw.
+  int64_t par = outType.getRank(), loops = par + 2;
+  SmallVector<AffineExpr> in = {e(0), e(1),
+                                e(2) * strides[0] + e(par) * dilations[0],
+                                e(3) * strides[1] + e(par + 1) * dilations[1]},
+                          out = {e(0), e(1), e(2), e(3)};
+  if (par == 5) {
+    in.push_back(e(4));
+    out.push_back(e(4));
+  }
   SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0,
-                     {e(0), e(1), e(2) * strides[0] + e(4) * dilations[0],
-                      e(3) * strides[1] + e(5) * dilations[1]},
-                     ctx),
-      AffineMap::get(6, 0, {e(4), e(5)}, ctx),
-      AffineMap::get(6, 0, {e(0), e(1), e(2), e(3)}, ctx)};
-  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+      AffineMap::get(loops, 0, in, ctx),
+      AffineMap::get(loops, 0, {e(par), e(par + 1)}, ctx),
+      AffineMap::get(loops, 0, out, ctx)};
+  SmallVector<IteratorType> iterators(par, IteratorType::parallel);
   iterators.append(2, IteratorType::reduction);
   Value window = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{kernel[0], kernel[1]}, elt);
@@ -318,6 +394,7 @@ struct GlobalAvgPoolPattern : OpRewritePattern<GlobalAvgPoolOp> {
 } // namespace
 
 void mlc::lowering::populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatMulPattern, Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
-               GlobalAvgPoolPattern>(patterns.getContext());
+  patterns.add<MatMulPattern, Conv2DPattern, Conv2DNchwcPattern,
+               MaxPoolPattern, AvgPoolPattern, GlobalAvgPoolPattern>(
+      patterns.getContext());
 }

@@ -1155,6 +1155,11 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
                                       RankedTensorType resultType,
                                       std::string *error) {
   ArrayRef<int64_t> shape = resultType.getShape();
+  // The blocked layout of graph-block-channels (inference only, after
+  // folding) has no host semantics here.
+  if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op) && shape.size() != 4)
+    return fail(error, "no evaluator for " + op->getName().getStringRef() +
+                           " in the blocked layout");
   auto bin = [&](auto fn) { return binaryNumeric(in[0], in[1], shape, fn); };
   auto un = [&](auto fn) { return unaryNumeric(in[0], fn); };
   auto fl = [&](float (*fn)(float)) { return unaryFloat(in[0], fn); };

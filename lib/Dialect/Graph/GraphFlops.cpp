@@ -28,6 +28,14 @@ int64_t estimateFlops(Operation *op) {
     auto w = conv.getFilter().getType().getShape();
     return 2 * elements(conv.getType()) * w[1] * w[2] * w[3];
   }
+  if (auto conv = dyn_cast<Conv2DNchwcOp>(op)) {
+    // Padded channels included: they are computed.
+    auto w = conv.getFilter().getType().getShape();
+    int64_t taps = conv.isDepthwise()      ? w[1] * w[2]
+                   : conv.hasPlainInput() ? w[1] * w[2] * w[3]
+                                          : w[1] * w[2] * w[3] * w[4];
+    return 2 * elements(conv.getType()) * taps;
+  }
   if (auto conv = dyn_cast<ConvTranspose2DOp>(op)) {
     auto w = conv.getFilter().getType().getShape();
     return 2 * elements(conv.getInput().getType()) * w[1] * w[2] * w[3];

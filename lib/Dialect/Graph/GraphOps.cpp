@@ -319,6 +319,14 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
 }
 
 namespace {
+/// NCHW, or the blocked [N, C / B, H, W, B] of graph-block-channels.
+LogicalResult requireBlockedOrPlain(std::optional<Location> loc,
+                                    RankedTensorType t, StringRef what) {
+  if (t.getRank() == 5)
+    return success();
+  return requireRank(loc, t, 4, what);
+}
+
 LogicalResult inferPool(std::optional<Location> loc, ValueRange operands,
                         DenseI64ArrayAttr kernelA, DenseI64ArrayAttr stridesA,
                         DenseI64ArrayAttr padsA, ArrayRef<int64_t> dilations,
@@ -328,7 +336,7 @@ LogicalResult inferPool(std::optional<Location> loc, ValueRange operands,
       failed(requireAttr(loc, kernelA, "kernel")) ||
       failed(requireAttr(loc, stridesA, "strides")) ||
       failed(requireAttr(loc, padsA, "pads")) ||
-      failed(requireRank(loc, types[0], 4, "pooling input")) ||
+      failed(requireBlockedOrPlain(loc, types[0], "pooling input")) ||
       failed(checkPositive(loc, kernelA.asArrayRef(), 2, "kernel", false)) ||
       failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
       failed(checkPositive(loc, padsA.asArrayRef(), 4, "pads", true)) ||
@@ -347,8 +355,10 @@ LogicalResult inferPool(std::optional<Location> loc, ValueRange operands,
       failed(windowOutSize(loc, "width", in[3], k[1], s[1], p[1], p[3],
                            dilations[1], ow)))
     return failure();
-  results.push_back(RankedTensorType::get({in[0], in[1], oh, ow},
-                                          types[0].getElementType()));
+  SmallVector<int64_t> shape(in);
+  shape[2] = oh;
+  shape[3] = ow;
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
   return success();
 }
 } // namespace
@@ -387,11 +397,11 @@ LogicalResult GlobalAvgPoolOp::inferReturnTypes(
     SmallVectorImpl<Type> &results) {
   SmallVector<RankedTensorType> types;
   if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
-      failed(requireRank(loc, types[0], 4, "global_avgpool input")))
+      failed(requireBlockedOrPlain(loc, types[0], "global_avgpool input")))
     return failure();
-  auto in = types[0].getShape();
-  results.push_back(
-      RankedTensorType::get({in[0], in[1], 1, 1}, types[0].getElementType()));
+  SmallVector<int64_t> shape(types[0].getShape());
+  shape[2] = shape[3] = 1;
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
   return success();
 }
 

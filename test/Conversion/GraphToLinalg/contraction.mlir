@@ -319,3 +319,72 @@ func.func @global_avgpool(%x: tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32> {
   %0 = graph.global_avgpool %x : (tensor<2x3x7x7xf32>) -> tensor<2x3x1x1xf32>
   return %0 : tensor<2x3x1x1xf32>
 }
+
+// -----
+
+// conv2d_nchwc, blocked input: loops n, ob, oh, ow, o | cb, kh, kw, c with
+// the output lane o innermost among the parallel loops; spatial padding
+// only (dims 2 and 3); the [Ob, B] bias initializes the accumulator.
+// CHECK-DAG: #[[$BIAS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv2d_nchwc_blocked
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x7x7x8xf32>, %[[W:.*]]: tensor<3x2x3x3x8x8xf32>, %[[B:.*]]: tensor<3x8xf32>)
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[X]] into %{{.*}}[0, 0, 1, 1, 0] [1, 2, 7, 7, 8] [1, 1, 1, 1, 1] : tensor<1x2x7x7x8xf32> into tensor<1x2x9x9x8xf32>
+// CHECK: %[[INIT:.*]] = linalg.generic {indexing_maps = [#[[$BIAS]], #{{.*}}]{{.*}} ins(%[[B]] : tensor<3x8xf32>) outs(%{{.*}} : tensor<1x3x4x4x8xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[PADDED]], %[[W]] : tensor<1x2x9x9x8xf32>, tensor<3x2x3x3x8x8xf32>) outs(%[[INIT]] : tensor<1x3x4x4x8xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.*]]: f32, %[[WV:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[XV]], %[[WV]] : f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[P]] : f32
+func.func @conv2d_nchwc_blocked(%x: tensor<1x2x7x7x8xf32>, %w: tensor<3x2x3x3x8x8xf32>, %b: tensor<3x8xf32>) -> tensor<1x3x4x4x8xf32> {
+  %0 = graph.conv2d_nchwc %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x7x7x8xf32>, tensor<3x2x3x3x8x8xf32>, tensor<3x8xf32>) -> tensor<1x3x4x4x8xf32>
+  return %0 : tensor<1x3x4x4x8xf32>
+}
+
+// -----
+
+// Plain NCHW input (a stem): loops n, ob, oh, ow, o | c, kh, kw.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d2 + d6, d3 + d7 * 2)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d4)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv2d_nchwc_plain_input
+// CHECK-NOT: tensor.insert_slice
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<2x3x6x6xf32>, tensor<2x3x3x3x8xf32>) outs(%{{.*}} : tensor<2x2x4x2x8xf32>)
+func.func @conv2d_nchwc_plain_input(%x: tensor<2x3x6x6xf32>, %w: tensor<2x3x3x3x8xf32>) -> tensor<2x2x4x2x8xf32> {
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 2>} : (tensor<2x3x6x6xf32>, tensor<2x3x3x3x8xf32>) -> tensor<2x2x4x2x8xf32>
+  return %0 : tensor<2x2x4x2x8xf32>
+}
+
+// -----
+
+// Depthwise: loops n, cb, oh, ow, c | kh, kw; input and filter both follow
+// the lane c.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2 + d5, d3 + d6, d4)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d5, d6, d4)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv2d_nchwc_depthwise
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<1x2x7x7x8xf32>, tensor<2x3x3x8xf32>) outs(%{{.*}} : tensor<1x2x5x5x8xf32>)
+func.func @conv2d_nchwc_depthwise(%x: tensor<1x2x7x7x8xf32>, %w: tensor<2x3x3x8xf32>) -> tensor<1x2x5x5x8xf32> {
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x2x7x7x8xf32>, tensor<2x3x3x8xf32>) -> tensor<1x2x5x5x8xf32>
+  return %0 : tensor<1x2x5x5x8xf32>
+}
+
+// -----
+
+// Pooling on the blocked layout: the windows on dims 2 and 3, the lane
+// dim a parallel loop after them.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2 * 2 + d5, d3 * 2 + d6, d4)>
+// CHECK-DAG: #[[$WIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d6)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @maxpool_blocked
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1, 0] [1, 2, 6, 6, 8] [1, 1, 1, 1, 1]
+// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$WIN]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+func.func @maxpool_blocked(%x: tensor<1x2x6x6x8xf32>) -> tensor<1x2x3x3x8xf32> {
+  %0 = graph.maxpool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x6x6x8xf32>) -> tensor<1x2x3x3x8xf32>
+  return %0 : tensor<1x2x3x3x8xf32>
+}

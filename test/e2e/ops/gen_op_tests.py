@@ -1059,6 +1059,108 @@ def kernel_depthwise():
     return c
 
 
+@case
+def kernel_nchwc_block():
+    c = Case("kernel_nchwc_block", "a region in the blocked layout "
+             "(graph-block-channels): a 3-channel stem 3->20 stride 2 "
+             "(plain input), depthwise 20 with relu6, 1x1 20->24, a "
+             "squeeze-excite (global avgpool, 1x1 24->8, relu, 1x1 8->24, "
+             "sigmoid, mul), a residual add, max and avg pooling (padding "
+             "excluded) and an output read inside the region; channels "
+             "padded to 32, batch 2")
+    c.max_elements = 8000
+    x = c.randn(2, 3, 9, 9)
+    c.input("x", x)
+    tx = T(x)
+
+    def conv(name, inp, tin, cin, cout, k, stride=1, pad=0, groups=1,
+             scale=0.3):
+        w = c.randn(cout, cin // groups, k, k, scale=scale)
+        b = c.randn(cout, scale=0.5)
+        c.weight(name + ".w", w)
+        c.weight(name + ".b", b)
+        attrs = {"pads": [pad] * 4} if pad else {}
+        if stride != 1:
+            attrs["strides"] = [stride, stride]
+        if groups != 1:
+            attrs["groups"] = groups
+        out = c.op("conv2d", [inp, name + ".w", name + ".b"], **attrs)
+        ref = F.conv2d(tin, T(w), T(b), stride=stride, padding=pad,
+                       groups=groups)
+        return out, ref
+
+    c.weight("zero", np.array(0.0, np.float32))
+    c.weight("six", np.array(6.0, np.float32))
+    stem, r_stem = conv("stem", "x", tx, 3, 20, 3, stride=2, pad=1)
+    stem, r_stem = c.op("relu", [stem]), torch.relu(r_stem)
+    dw, r_dw = conv("dw", stem, r_stem, 20, 20, 3, pad=1, groups=20)
+    dw = c.op("min", [c.op("max", [dw, "zero"]), "six"])
+    r_dw = torch.clamp(r_dw, 0.0, 6.0)
+    pw, r_pw = conv("pw", dw, r_dw, 20, 24, 1)
+    c.op("relu", [pw], out="inner")
+    c.output("inner", f32(torch.relu(r_pw)))
+    g = c.op("global_avgpool", [pw])
+    r_g = r_pw.mean(dim=(2, 3), keepdim=True)
+    sq, r_sq = conv("sq", g, r_g, 24, 8, 1)
+    ex, r_ex = conv("ex", c.op("relu", [sq]), torch.relu(r_sq), 8, 24, 1)
+    se = c.op("mul", [pw, c.op("sigmoid", [ex])])
+    r_se = r_pw * torch.sigmoid(r_ex)
+    sc, r_sc = conv("sc", stem, r_stem, 20, 24, 1)
+    c.op("add", [se, sc], out="block")
+    r_block = r_se + r_sc
+    c.output("block", f32(r_block))
+    c.op("maxpool2d", ["block"], out="max", kernel=[3, 3], strides=[2, 2],
+         pads=[1, 1, 1, 1])
+    c.output("max", f32(F.max_pool2d(r_block, 3, 2, 1)))
+    c.op("avgpool2d", ["block"], out="avg", kernel=[3, 3], strides=[1, 1],
+         pads=[1, 1, 1, 1], count_include_pad=False)
+    c.output("avg", f32(F.avg_pool2d(r_block, 3, 1, 1,
+                                     count_include_pad=False)))
+    return c
+
+
+@case
+def kernel_nchwc_concat():
+    c = Case("kernel_nchwc_concat", "blocked-layout edges and concats: a "
+             "16-channel input (no padding), a concat of 16 and 32 blocked "
+             "channels kept blocked, a dilated 3x3 48->17 conv (a tail of "
+             "1 in the second block), a concat with a 12-channel input that "
+             "leaves the region, division by a constant, and 1x1 maps")
+    c.max_elements = 12000
+    x, z = c.randn(1, 16, 6, 7), c.randn(1, 12, 6, 7)
+    c.input("x", x)
+    c.input("z", z)
+    tx, tz = T(x), T(z)
+    wa, ba = c.randn(16, 16, 3, 3, scale=0.2), c.randn(16)
+    wb = c.randn(32, 16, 1, 1, scale=0.3)
+    wy, by = c.randn(17, 48, 3, 3, scale=0.1), c.randn(17)
+    for n, v in [("wa", wa), ("ba", ba), ("wb", wb), ("wy", wy),
+                 ("by", by)]:
+        c.weight(n, v)
+    c.weight("two", np.array(2.0, np.float32))
+    a = c.op("conv2d", ["x", "wa", "ba"], pads=[1, 1, 1, 1])
+    b = c.op("conv2d", ["x", "wb"])
+    cat = c.op("concat", [a, b], axis=1)
+    y = c.op("conv2d", [cat, "wy", "by"], pads=[2, 2, 2, 2],
+             dilations=[2, 2])
+    c.op("div", [c.op("relu", [y]), "two"], out="y")
+    r_a = F.conv2d(tx, T(wa), T(ba), padding=1)
+    r_b = F.conv2d(tx, T(wb))
+    r_cat = torch.cat([r_a, r_b], dim=1)
+    r_y = F.conv2d(r_cat, T(wy), T(by), padding=2, dilation=2)
+    c.output("y", f32(torch.relu(r_y) / 2.0))
+    c.op("concat", [a, "z"], out="mixed", axis=1)
+    c.output("mixed", f32(torch.cat([r_a, tz], dim=1)))
+    # 1x1 maps: a global pool, then a 1x1 conv 48->40 on it.
+    g = c.op("global_avgpool", [cat])
+    w1 = c.randn(40, 48, 1, 1, scale=0.2)
+    c.weight("w1", w1)
+    c.op("conv2d", [g, "w1"], out="pix")
+    c.output("pix", f32(F.conv2d(r_cat.mean(dim=(2, 3), keepdim=True),
+                                 T(w1))))
+    return c
+
+
 #===------------------------------------------------------------------------===#
 # conv2d
 #===------------------------------------------------------------------------===#

@@ -1,0 +1,70 @@
+//===- GraphOpsBlocked.cpp - type inference of the blocked layout ops -----===//
+//
+// graph.conv2d_nchwc, the convolution that graph-block-channels makes in the
+// blocked channel layout [N, C / B, H, W, B]. Its forms are in GraphOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InferTypeUtils.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::graph::infer;
+
+LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto stridesA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides);
+  auto padsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads);
+  auto dilationsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, stridesA, "strides")) ||
+      failed(requireAttr(loc, padsA, "pads")) ||
+      failed(requireAttr(loc, dilationsA, "dilations")) ||
+      failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
+      failed(checkPositive(loc, padsA.asArrayRef(), 4, "pads", true)) ||
+      failed(
+          checkPositive(loc, dilationsA.asArrayRef(), 2, "dilations", false)))
+    return failure();
+  ArrayRef<int64_t> in = types[0].getShape(), w = types[1].getShape();
+  int64_t inRank = in.size(), wRank = w.size();
+  // (input rank, filter rank): blocked (5, 6), plain input (4, 5),
+  // depthwise (5, 4).
+  if (!((inRank == 5 && wRank == 6) || (inRank == 4 && wRank == 5) ||
+        (inRank == 5 && wRank == 4)))
+    return fail(loc, "conv2d_nchwc takes an input [N, C/B, H, W, B] with a "
+                     "filter [O/B, C/B, KH, KW, B, B] or [C/B, KH, KW, B], "
+                     "or an input [N, C, H, W] with a filter "
+                     "[O/B, C, KH, KW, B]; got " +
+                         typeStr(types[0]) + " and " + typeStr(types[1]));
+  int64_t block = w.back();
+  int64_t kh = wRank == 4 ? w[1] : w[2], kw = wRank == 4 ? w[2] : w[3];
+  bool ok = block > 0;
+  if (wRank == 6)
+    ok = ok && in[1] == w[1] && in[4] == block && w[4] == block;
+  else if (wRank == 5)
+    ok = ok && in[1] == w[1];
+  else
+    ok = ok && in[1] == w[0] && in[4] == block;
+  if (!ok)
+    return fail(loc, "conv2d_nchwc filter " + typeStr(types[1]) +
+                         " does not match the input " + typeStr(types[0]));
+  int64_t outBlocks = w[0];
+  if (types.size() == 3 &&
+      types[2].getShape() != ArrayRef<int64_t>{outBlocks, block})
+    return fail(loc, "bias must have shape [" + Twine(outBlocks) + "," +
+                         Twine(block) + "], got " + typeStr(types[2]));
+  auto s = stridesA.asArrayRef(), p = padsA.asArrayRef(),
+       d = dilationsA.asArrayRef();
+  int64_t oh, ow;
+  if (failed(windowOutSize(loc, "height", in[2], kh, s[0], p[0], p[2], d[0],
+                           oh)) ||
+      failed(
+          windowOutSize(loc, "width", in[3], kw, s[1], p[1], p[3], d[1], ow)))
+    return failure();
+  results.push_back(RankedTensorType::get({in[0], outBlocks, oh, ow, block},
+                                          types[0].getElementType()));
+  return success();
+}

@@ -1,0 +1,351 @@
+//===- BlockChannels.cpp - convolution regions in the NCHWc layout --------===//
+//
+// An NCHW activation puts a map's width in the vector lanes: a 7-wide map
+// fills 7 of 8, and vectors along channels instead need transposed stores.
+// In the blocked layout [N, C / B, H, W, B] every convolution, pooling and
+// elementwise op of a region has B channels in its vectors and stores them
+// whole (ONNX Runtime's NCHWc does the same). This pass:
+//   1. marks the region: convolutions with a constant filter (one group or
+//      depthwise) start it; pooling, elementwise ops and channel concats
+//      of a blocked value join it;
+//   2. rewrites those ops on blocked values: graph.conv2d_nchwc with its
+//      filter and bias repacked here, the others with blocked operands;
+//   3. reorders at the region's edges only (pad + reshape + transpose in,
+//      transpose + reshape + slice out).
+// Channels are padded to a multiple of B with zero filters and bias, so a
+// padded channel holds a finite value that no real channel reads: only
+// ops that keep a finite value finite may join (no division by a tensor,
+// no log or sqrt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Dialect/Graph/Evaluator.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlc::graph {
+#define GEN_PASS_DEF_GRAPHBLOCKCHANNELS
+#include "Graph/GraphPasses.h.inc"
+} // namespace mlc::graph
+
+using namespace mlir;
+using namespace mlc::graph;
+
+namespace {
+
+/// Channels a blocked value must have at least: fewer would be mostly
+/// padding (a 3-channel image stays NCHW and feeds the plain-input form).
+constexpr int64_t kMinChannels = 8;
+
+bool isF32(Type t) {
+  auto rt = dyn_cast<RankedTensorType>(t);
+  return rt && rt.getElementType().isF32();
+}
+
+/// A 4-D f32 activation with enough channels.
+bool isActivation(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isF32() && t.getRank() == 4 &&
+         t.getDimSize(1) >= kMinChannels;
+}
+
+std::optional<HostTensor> constantTensor(Value v) {
+  ElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  FailureOr<HostTensor> t = fromElementsAttr(attr);
+  if (failed(t) || t->getKind() != ElementKind::F32)
+    return std::nullopt;
+  return *t;
+}
+
+/// Elementwise ops that map finite values to finite values (padded
+/// channels stay harmless), division only by a single constant.
+bool keepsFinite(Operation *op) {
+  if (isa<AddOp, SubOp, MulOp, MaxOp, MinOp, NegOp, AbsOp, ReluOp, SigmoidOp,
+          TanhOp, GeluOp, ErfOp>(op))
+    return true;
+  if (auto div = dyn_cast<DivOp>(op)) {
+    std::optional<HostTensor> d = constantTensor(div.getRhs());
+    return d && d->getNumElements() == 1 && d->values<float>()[0] != 0.0f;
+  }
+  return false;
+}
+
+class Blocker {
+public:
+  Blocker(func::FuncOp func, int64_t block) : func(func), block(block) {}
+
+  void run() {
+    for (Operation &op : func.getBody().front().without_terminator())
+      if (joins(&op))
+        region.insert(&op);
+    // A convolution of an NCHW input that no region op reads only adds a
+    // reorder after itself (Winograd's input transform, a 1-channel conv).
+    region.remove_if([&](Operation *op) {
+      auto conv = dyn_cast<Conv2DOp>(op);
+      return conv && conv.getInput().getType().getDimSize(1) < kMinChannels &&
+             llvm::none_of(conv->getUsers(),
+                           [&](Operation *u) { return region.contains(u); });
+    });
+    if (region.empty())
+      return;
+    for (Operation *op : region)
+      rewrite(op);
+    // Users outside the region read the NCHW value.
+    for (Operation *op : llvm::reverse(region.getArrayRef())) {
+      Value old = op->getResult(0);
+      if (!old.use_empty()) {
+        OpBuilder b(op);
+        b.setInsertionPointAfterValue(blockedOf[old]);
+        old.replaceAllUsesWith(reorderOut(b, blockedOf[old], old.getType()));
+      }
+      op->erase();
+    }
+  }
+
+private:
+  func::FuncOp func;
+  int64_t block;
+  llvm::SetVector<Operation *> region;
+  DenseMap<Value, Value> blockedOf; // NCHW value -> its blocked form
+
+  int64_t blocks(int64_t c) const { return llvm::divideCeil(c, block); }
+  bool inRegion(Value v) const {
+    return v.getDefiningOp() && region.contains(v.getDefiningOp());
+  }
+
+  /// A convolution that graph.conv2d_nchwc computes.
+  bool isBlockableConv(Conv2DOp conv) const {
+    auto in = conv.getInput().getType(), out = conv.getType();
+    if (!in.getElementType().isF32() || out.getDimSize(1) < kMinChannels ||
+        !constantTensor(conv.getFilter()) ||
+        (conv.getBias() && !constantTensor(conv.getBias())))
+      return false;
+    int64_t groups = conv.getGroups(), c = in.getDimSize(1);
+    return groups == 1 || (groups == c && groups == out.getDimSize(1));
+  }
+
+  /// Whether `op` is computed on blocked values.
+  bool joins(Operation *op) {
+    if (op->getNumResults() != 1 || !isActivation(op->getResult(0)))
+      return false;
+    if (auto conv = dyn_cast<Conv2DOp>(op))
+      return isBlockableConv(conv);
+    bool anyBlocked =
+        llvm::any_of(op->getOperands(), [&](Value v) { return inRegion(v); });
+    if (!anyBlocked)
+      return false;
+    if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
+      return true;
+    if (auto concat = dyn_cast<ConcatOp>(op))
+      // Padding inside the result would shift the later inputs.
+      return concat.getAxis() == 1 &&
+             llvm::all_of(concat.getInputs(), [&](Value v) {
+               return isActivation(v) &&
+                      cast<RankedTensorType>(v.getType()).getDimSize(1) %
+                              block ==
+                          0;
+             });
+    if (!isBroadcastingElementwise(op) || !keepsFinite(op))
+      return false;
+    int64_t c =
+        cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1);
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (!t || !t.getElementType().isF32() || t.getRank() > 4)
+        return false;
+      // Right-aligned to NCHW: its channel dim is 1 or C.
+      int64_t ch = t.getRank() >= 3 ? t.getDimSize(t.getRank() - 3) : 1;
+      return ch == 1 || ch == c;
+    });
+  }
+
+  /// [N, C, H, W] -> [N, C / B, H, W, B], channels padded with zeros.
+  Value reorderIn(OpBuilder &b, Value v) {
+    auto it = blockedOf.find(v);
+    if (it != blockedOf.end())
+      return it->second;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfterValue(v);
+    Location loc = v.getLoc();
+    auto t = cast<RankedTensorType>(v.getType());
+    int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2),
+            w = t.getDimSize(3), cb = blocks(c);
+    Value x = v;
+    if (cb * block != c)
+      x = PadOp::create(b, loc, x,
+                        ArrayRef<int64_t>{0, 0, 0, 0, 0, cb * block - c, 0, 0},
+                        APFloat(0.0));
+    x = ReshapeOp::create(b, loc, x, ArrayRef<int64_t>{n, cb, block, h, w});
+    x = TransposeOp::create(b, loc, x, ArrayRef<int64_t>{0, 1, 3, 4, 2});
+    blockedOf[v] = x;
+    return x;
+  }
+
+  /// [N, C / B, H, W, B] -> `type` = [N, C, H, W].
+  Value reorderOut(OpBuilder &b, Value v, Type type) {
+    Location loc = v.getLoc();
+    auto t = cast<RankedTensorType>(v.getType());
+    auto out = cast<RankedTensorType>(type);
+    int64_t n = t.getDimSize(0), cb = t.getDimSize(1), h = t.getDimSize(2),
+            w = t.getDimSize(3), c = out.getDimSize(1);
+    Value x = TransposeOp::create(b, loc, v, ArrayRef<int64_t>{0, 1, 4, 2, 3});
+    x = ReshapeOp::create(b, loc, x, ArrayRef<int64_t>{n, cb * block, h, w});
+    if (cb * block != c)
+      x = SliceOp::create(b, loc, x, ArrayRef<int64_t>{0, 0, 0, 0},
+                          ArrayRef<int64_t>{n, c, h, w},
+                          ArrayRef<int64_t>{1, 1, 1, 1});
+    return x;
+  }
+
+  Value constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 ArrayRef<float> values, StringRef name) {
+    HostTensor t = HostTensor::get<float>(ElementKind::F32, shape, values);
+    return ConstantOp::create(b, loc, toElementsAttr(b.getContext(), t, name));
+  }
+
+  /// An operand of an elementwise op with result [N, C, H, W], as an
+  /// operand of the blocked op: channel dim 1 broadcasts over both channel
+  /// dims, channel dim C is blocked (a constant here, others reordered).
+  Value blockedOperand(OpBuilder &b, Value v, int64_t c) {
+    if (inRegion(v))
+      return blockedOf.lookup(v);
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> s(4 - t.getRank(), 1);
+    llvm::append_range(s, t.getShape());
+    Location loc = v.getLoc();
+    if (s[1] == 1)
+      return ReshapeOp::create(b, loc, v,
+                               ArrayRef<int64_t>{s[0], 1, s[2], s[3], 1});
+    if (std::optional<HostTensor> k = constantTensor(v)) {
+      int64_t cb = blocks(c);
+      ArrayRef<float> src = k->values<float>();
+      SmallVector<float> dst(s[0] * cb * s[2] * s[3] * block, 0.0f);
+      for (int64_t n = 0; n < s[0]; ++n)
+        for (int64_t ch = 0; ch < c; ++ch)
+          for (int64_t hw = 0; hw < s[2] * s[3]; ++hw)
+            dst[(((n * cb + ch / block) * s[2] * s[3]) + hw) * block +
+                ch % block] = src[(n * c + ch) * s[2] * s[3] + hw];
+      return constant(b, loc, {s[0], cb, s[2], s[3], block}, dst,
+                      "nchwc_operand");
+    }
+    if (t.getRank() != 4)
+      v = ReshapeOp::create(b, loc, v, s);
+    return reorderIn(b, v);
+  }
+
+  Value blockedFilter(OpBuilder &b, Conv2DOp conv, bool depthwise, bool plain) {
+    HostTensor w = *constantTensor(conv.getFilter());
+    ArrayRef<int64_t> ws = w.getShape();
+    int64_t o = ws[0], ci = ws[1], kh = ws[2], kw = ws[3], ob = blocks(o);
+    int64_t taps = kh * kw;
+    ArrayRef<float> src = w.values<float>();
+    Location loc = conv.getLoc();
+    if (depthwise) {
+      // [C, 1, KH, KW] -> [C / B, KH, KW, B].
+      SmallVector<float> dst(ob * taps * block, 0.0f);
+      for (int64_t k = 0; k < o; ++k)
+        for (int64_t t = 0; t < taps; ++t)
+          dst[((k / block) * taps + t) * block + k % block] = src[k * taps + t];
+      return constant(b, loc, {ob, kh, kw, block}, dst, "nchwc_filter");
+    }
+    if (plain) {
+      // [O, C, KH, KW] -> [O / B, C, KH, KW, B].
+      SmallVector<float> dst(ob * ci * taps * block, 0.0f);
+      for (int64_t k = 0; k < o; ++k)
+        for (int64_t c = 0; c < ci; ++c)
+          for (int64_t t = 0; t < taps; ++t)
+            dst[(((k / block) * ci + c) * taps + t) * block + k % block] =
+                src[(k * ci + c) * taps + t];
+      return constant(b, loc, {ob, ci, kh, kw, block}, dst, "nchwc_filter");
+    }
+    // [O, C, KH, KW] -> [O / B, C / B, KH, KW, B (input), B (output)].
+    int64_t cb = blocks(ci);
+    SmallVector<float> dst(ob * cb * taps * block * block, 0.0f);
+    for (int64_t k = 0; k < o; ++k)
+      for (int64_t c = 0; c < ci; ++c)
+        for (int64_t t = 0; t < taps; ++t)
+          dst[((((k / block) * cb + c / block) * taps + t) * block +
+               c % block) *
+                  block +
+              k % block] = src[(k * ci + c) * taps + t];
+    return constant(b, loc, {ob, cb, kh, kw, block, block}, dst,
+                    "nchwc_filter");
+  }
+
+  Value blockedBias(OpBuilder &b, Conv2DOp conv) {
+    std::optional<HostTensor> bias = constantTensor(conv.getBias());
+    if (!bias)
+      return {};
+    int64_t o = bias->getNumElements(), ob = blocks(o);
+    SmallVector<float> dst(ob * block, 0.0f);
+    llvm::copy(bias->values<float>(), dst.begin());
+    return constant(b, conv.getLoc(), {ob, block}, dst, "nchwc_bias");
+  }
+
+  void rewrite(Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t c = outType.getDimSize(1);
+    Value result;
+    if (auto conv = dyn_cast<Conv2DOp>(op)) {
+      int64_t ci = conv.getInput().getType().getDimSize(1);
+      bool depthwise = conv.getGroups() != 1;
+      bool plain =
+          !depthwise && ci < kMinChannels && !inRegion(conv.getInput());
+      Value input =
+          plain ? conv.getInput() : blockedOperand(b, conv.getInput(), ci);
+      result = Conv2DNchwcOp::create(
+          b, loc, input, blockedFilter(b, conv, depthwise, plain),
+          blockedBias(b, conv), conv.getStridesAttr(), conv.getPadsAttr(),
+          conv.getDilationsAttr());
+    } else if (auto concat = dyn_cast<ConcatOp>(op)) {
+      SmallVector<Value> inputs;
+      for (Value v : concat.getInputs())
+        inputs.push_back(blockedOperand(
+            b, v, cast<RankedTensorType>(v.getType()).getDimSize(1)));
+      result = ConcatOp::create(b, loc, inputs, concat.getAxis());
+    } else {
+      // Pools and elementwise ops: the same op on blocked operands.
+      IRMapping map;
+      for (Value v : op->getOperands())
+        map.map(v, blockedOperand(b, v, c));
+      Operation *clone = b.clone(*op, map);
+      SmallVector<int64_t> shape = {outType.getDimSize(0), blocks(c),
+                                    outType.getDimSize(2),
+                                    outType.getDimSize(3), block};
+      clone->getResult(0).setType(
+          RankedTensorType::get(shape, outType.getElementType()));
+      result = clone->getResult(0);
+    }
+    blockedOf[op->getResult(0)] = result;
+  }
+};
+
+struct GraphBlockChannels
+    : mlc::graph::impl::GraphBlockChannelsBase<GraphBlockChannels> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (block < 1) {
+      emitError(getOperation().getLoc(),
+                "graph-block-channels: block must be positive, got ")
+          << static_cast<int64_t>(block);
+      return signalPassFailure();
+    }
+    getOperation()->walk([&](func::FuncOp func) {
+      if (!func.getBody().empty() && func.getBody().hasOneBlock())
+        Blocker(func, block).run();
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,102 @@
+// --graph-block-channels: convolution regions in the blocked layout
+// [N, C / B, H, W, B], layout changes only at the region's edges.
+// RUN: mlc-opt %s --split-input-file --graph-block-channels --mlir-elide-resource-strings-if-larger=8 | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --graph-block-channels=block=8 --mlir-elide-resource-strings-if-larger=8 | FileCheck %s --check-prefix=B8
+// RUN: not mlc-opt %s --graph-block-channels=block=0 -o /dev/null 2>&1 | FileCheck %s --check-prefix=ZERO
+
+// 12 input channels are padded to 16 on the way in, 20 output channels
+// computed as 32 and sliced on the way out; the relu stays blocked.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: (%[[X:.*]]: tensor<1x12x5x5xf32>)
+// CHECK: %[[P:.*]] = graph.pad %[[X]] {pads = array<i64: 0, 0, 0, 0, 0, 4, 0, 0>, value = 0.000000e+00 : f64} : (tensor<1x12x5x5xf32>) -> tensor<1x16x5x5xf32>
+// CHECK: %[[R:.*]] = graph.reshape %[[P]] {shape = array<i64: 1, 1, 16, 5, 5>}
+// CHECK: %[[XB:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 1, 3, 4, 2>} : (tensor<1x1x16x5x5xf32>) -> tensor<1x1x5x5x16xf32>
+// CHECK-DAG: %[[B:.*]] = graph.constant dense_resource<nchwc_bias{{.*}}> : tensor<2x16xf32>
+// CHECK-DAG: %[[W:.*]] = graph.constant dense_resource<nchwc_filter{{.*}}> : tensor<2x1x3x3x16x16xf32>
+// CHECK: %[[C:.*]] = graph.conv2d_nchwc %[[XB]], %[[W]], %[[B]] {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x5x5x16xf32>, tensor<2x1x3x3x16x16xf32>, tensor<2x16xf32>) -> tensor<1x2x5x5x16xf32>
+// CHECK: %[[Y:.*]] = graph.relu %[[C]] : tensor<1x2x5x5x16xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[Y]] {perm = array<i64: 0, 1, 4, 2, 3>} : (tensor<1x2x5x5x16xf32>) -> tensor<1x2x16x5x5xf32>
+// CHECK: %[[O:.*]] = graph.reshape %[[T]] {shape = array<i64: 1, 32, 5, 5>}
+// CHECK: %[[S:.*]] = graph.slice %[[O]] {ends = array<i64: 1, 20, 5, 5>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>}
+// CHECK: return %[[S]]
+// B8-LABEL: func.func @chain
+// B8: graph.conv2d_nchwc {{.*}} : (tensor<1x2x5x5x8xf32>, tensor<3x2x3x3x8x8xf32>, tensor<3x8xf32>) -> tensor<1x3x5x5x8xf32>
+func.func @chain(%x: tensor<1x12x5x5xf32>) -> tensor<1x20x5x5xf32> {
+  %w = graph.constant dense<0.5> : tensor<20x12x3x3xf32>
+  %b = graph.constant dense<0.25> : tensor<20xf32>
+  %0 = graph.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x12x5x5xf32>, tensor<20x12x3x3xf32>, tensor<20xf32>) -> tensor<1x20x5x5xf32>
+  %1 = graph.relu %0 : tensor<1x20x5x5xf32>
+  return %1 : tensor<1x20x5x5xf32>
+}
+
+// -----
+
+// A 3-channel image feeds the plain-input form; a depthwise convolution,
+// a max pool and a channel-broadcast multiply follow blocked. The [1,16,1,1]
+// constant is packed here; the [1,1,1,1] one is reshaped to broadcast
+// over both channel dims.
+// CHECK-LABEL: func.func @stem_depthwise
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x8x8xf32>)
+// CHECK: %[[S:.*]] = graph.conv2d_nchwc %[[X]], %{{.*}} {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<1x3x3x3x16xf32>) -> tensor<1x1x4x4x16xf32>
+// CHECK: %[[D:.*]] = graph.conv2d_nchwc %[[S]], %{{.*}} : (tensor<1x1x4x4x16xf32>, tensor<1x3x3x16xf32>) -> tensor<1x1x4x4x16xf32>
+// CHECK: %[[M:.*]] = graph.maxpool2d %[[D]] {{.*}} : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x2x2x16xf32>
+// CHECK: %[[K:.*]] = graph.constant dense<2.000000e+00> : tensor<1x1x1x1x16xf32>
+// CHECK: %[[U:.*]] = graph.mul %[[M]], %[[K]] : (tensor<1x1x2x2x16xf32>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x2x2x16xf32>
+// CHECK: %[[H:.*]] = graph.reshape %{{.*}} {shape = array<i64: 1, 1, 1, 1, 1>}
+// CHECK: graph.add %[[U]], %[[H]] : (tensor<1x1x2x2x16xf32>, tensor<1x1x1x1x1xf32>) -> tensor<1x1x2x2x16xf32>
+// CHECK: graph.transpose
+func.func @stem_depthwise(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x2x2xf32> {
+  %w = graph.constant dense<0.5> : tensor<16x3x3x3xf32>
+  %d = graph.constant dense<0.25> : tensor<16x1x3x3xf32>
+  %k = graph.constant dense<2.0> : tensor<1x16x1x1xf32>
+  %h = graph.constant dense<1.0> : tensor<1x1x1x1xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %1 = graph.conv2d %0, %d {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %2 = graph.maxpool2d %1 {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x16x4x4xf32>) -> tensor<1x16x2x2xf32>
+  %3 = graph.mul %2, %k : (tensor<1x16x2x2xf32>, tensor<1x16x1x1xf32>) -> tensor<1x16x2x2xf32>
+  %4 = graph.add %3, %h : (tensor<1x16x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x16x2x2xf32>
+  return %4 : tensor<1x16x2x2xf32>
+}
+
+// -----
+
+// Not blocked: a grouped (not depthwise) convolution, a filter that is not
+// a constant, fewer than 8 output channels, and a 1-channel convolution
+// whose result no blocked op reads (Winograd's input transform).
+// CHECK-LABEL: func.func @stays_nchw
+// CHECK-NOT: conv2d_nchwc
+// CHECK-NOT: graph.transpose
+// CHECK: return
+func.func @stays_nchw(%x: tensor<1x16x5x5xf32>, %wf: tensor<16x16x1x1xf32>, %y: tensor<4x1x6x6xf32>) -> (tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>) {
+  %wg = graph.constant dense<0.5> : tensor<16x8x1x1xf32>
+  %w4 = graph.constant dense<0.5> : tensor<4x16x1x1xf32>
+  %wt = graph.constant dense<0.5> : tensor<36x1x3x3xf32>
+  %0 = graph.conv2d %x, %wg {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x5x5xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x5x5xf32>
+  %1 = graph.conv2d %x, %wf {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x5x5xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x5x5xf32>
+  %2 = graph.conv2d %x, %w4 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x5x5xf32>, tensor<4x16x1x1xf32>) -> tensor<1x4x5x5xf32>
+  %3 = graph.conv2d %y, %wt {strides = array<i64: 4, 4>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<4x1x6x6xf32>, tensor<36x1x3x3xf32>) -> tensor<4x36x2x2xf32>
+  return %0, %1, %2, %3 : tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>
+}
+
+// -----
+
+// Ops that could make a padded channel infinite stay outside (division by
+// a tensor), and so does a concat whose inputs are not whole blocks; both
+// read the NCHW value through one reorder.
+// CHECK-LABEL: func.func @edges
+// CHECK: %[[C:.*]] = graph.conv2d_nchwc
+// CHECK: %[[T:.*]] = graph.transpose %[[C]]
+// CHECK: %[[R:.*]] = graph.reshape %[[T]]
+// CHECK: %[[S:.*]] = graph.slice %[[R]]
+// CHECK-NOT: graph.transpose
+// CHECK: graph.div %[[S]], %{{.*}} : (tensor<1x24x3x3xf32>, tensor<1x24x3x3xf32>)
+// CHECK: graph.concat %[[S]], %{{.*}} {axis = 1 : i64} : (tensor<1x24x3x3xf32>, tensor<1x8x3x3xf32>)
+func.func @edges(%x: tensor<1x8x3x3xf32>, %d: tensor<1x24x3x3xf32>) -> (tensor<1x24x3x3xf32>, tensor<1x32x3x3xf32>) {
+  %w = graph.constant dense<0.5> : tensor<24x8x1x1xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x3x3xf32>, tensor<24x8x1x1xf32>) -> tensor<1x24x3x3xf32>
+  %1 = graph.div %0, %d : (tensor<1x24x3x3xf32>, tensor<1x24x3x3xf32>) -> tensor<1x24x3x3xf32>
+  %2 = graph.concat %0, %x {axis = 1 : i64} : (tensor<1x24x3x3xf32>, tensor<1x8x3x3xf32>) -> tensor<1x32x3x3xf32>
+  return %1, %2 : tensor<1x24x3x3xf32>, tensor<1x32x3x3xf32>
+}
+
+// ZERO: error: graph-block-channels: block must be positive, got 0
