@@ -398,7 +398,36 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
     q.phase = Point::Last;
     return loops(dest, q, level + 1);
   }
-  int64_t extent = p.bounds[dim];
+  if (kind == Groups) {
+    // Full groups in a loop, then the rest.
+    int64_t full = p.bounds[dim] / panelGroup,
+            rest = p.bounds[dim] % panelGroup;
+    auto atGroup = [&](Point q, Value base, int64_t extent, Value d) {
+      q.groupBase = base;
+      q.groupExtent = extent;
+      return loops(d, q, level + 1);
+    };
+    if (full == 1) {
+      dest = atGroup(pt, cst(0), panelGroup, dest);
+    } else if (full > 1) {
+      auto loop = scf::ForOp::create(
+          b, loc, cst(0), cst(full * panelGroup), cst(panelGroup),
+          ValueRange{dest},
+          [&](OpBuilder &, Location, Value base, ValueRange iter) {
+            scf::YieldOp::create(b, loc,
+                                 atGroup(pt, base, panelGroup, iter[0]));
+          });
+      dest = loop.getResult(0);
+    }
+    if (rest > 0)
+      dest = atGroup(pt, cst(full * panelGroup), rest, dest);
+    return dest;
+  }
+  bool grouped = kind == Outer && pt.groupBase &&
+                 llvm::any_of(levels, [&](const Level &l) {
+                   return l.kind == Groups && l.dim == dim;
+                 });
+  int64_t extent = grouped ? pt.groupExtent : p.bounds[dim];
   if (kind == MTiles && flatOuter)
     extent *= p.bounds[*flatOuter];
   int64_t step = kind == Outer ? 1 : kind == NTiles ? nr() : p.rowsFor(pt.vecs);
@@ -408,7 +437,13 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   // Body of one full tile at tile index `t`.
   auto setPoint = [&](Point &q, Value t) {
     Value base =
-        kind == Outer
+        grouped ? getValueOrCreateConstantIndexOp(
+                      b, loc,
+                      affine::makeComposedFoldedAffineApply(
+                          b, loc,
+                          getAffineDimExpr(0, ctx) + getAffineDimExpr(1, ctx),
+                          {OpFoldResult(pt.groupBase), OpFoldResult(t)}))
+        : kind == Outer
             ? t
             : getValueOrCreateConstantIndexOp(
                   b, loc,
@@ -510,10 +545,7 @@ void Emitter::chooseReductionBlock() {
   // sums costs more than it saves (3x3 convolutions on 7-28 wide maps lost
   // 6-11%).
   kDim = p.numParallel;
-  const Access *rowOperand = nullptr;
-  for (const Access *a : {&p.lhs, &p.rhs})
-    if (a->dependsM && !a->dependsN)
-      rowOperand = a;
+  const Access *rows = rowOperand();
   auto destType =
       cast<RankedTensorType>((p.epilogue ? p.epilogue.getDpsInits()[0]
                                          : p.contraction.getDpsInits()[0])
@@ -522,15 +554,15 @@ void Emitter::chooseReductionBlock() {
   // a narrow map are masked loads and stores (a 1x1 convolution on a 7x7
   // map with vectors along its rows ran 2.5x slower blocked).
   bool panelOutermost = p.nDim + 1 != p.numParallel;
-  if (!rowOperand || !panelOutermost || !destType.getElementType().isF32() ||
-      !dependsOn(rowOperand->map, kDim))
+  if (!rows || !panelOutermost || !destType.getElementType().isF32() ||
+      !dependsOn(rows->map, kDim))
     return;
   int64_t rowBytes =
-      cast<RankedTensorType>(rowOperand->tensor.getType()).getNumElements() * 4;
+      cast<RankedTensorType>(rows->tensor.getType()).getNumElements() * 4;
   int64_t passes = llvm::divideCeil(p.bounds[p.nDim], nr());
   for (unsigned d = 0; d < p.numParallel; ++d)
     if (d != p.nDim && d != p.mDim && d != flatOuter &&
-        !dependsOn(rowOperand->map, d))
+        !dependsOn(rows->map, d))
       passes *= p.bounds[d];
   if (rowBytes < (256 << 10) || rowBytes * passes < (8 << 20))
     return;
@@ -552,12 +584,64 @@ void Emitter::chooseReductionBlock() {
   kBlock = llvm::divideCeil(channels, llvm::divideCeil(channels, block));
 }
 
+const Access *Emitter::rowOperand() const {
+  for (const Access *a : {&p.lhs, &p.rhs})
+    if (a->dependsM && !a->dependsN)
+      return a;
+  return nullptr;
+}
+
+void Emitter::choosePanelGroups() {
+  // The blocked layout [N, C / B, H, W, B] visits every output channel
+  // block for all pixels in turn, so an input larger than half of L2 is
+  // streamed again for each block (ResNet-50's 1x1 convolutions on 56x56
+  // maps, its stride-2 downsample ones). The output rows go outside the
+  // channel blocks instead, for groups of blocks whose weight panels fit
+  // in half of L2 together: each input row is then read once per group,
+  // from L1, by all of its panels.
+  const Access *rows = rowOperand();
+  if (p.nDim + 1 != p.numParallel || !p.mDim || *p.mDim + 2 != p.numParallel ||
+      !rows)
+    return;
+  const Access &vec = rows == &p.lhs ? p.rhs : p.lhs;
+  auto bytes = [](const Access &a) {
+    return cast<RankedTensorType>(a.tensor.getType()).getNumElements() * 4;
+  };
+  constexpr int64_t kHalfL2 = 256 << 10;
+  if (bytes(*rows) <= kHalfL2 && bytes(*rows) <= bytes(vec))
+    return;
+  // A narrow map keeps its rows over the whole map instead (flatOuter):
+  // 7-wide rows of 5 + 2 pixels cost ResNet-50's last downsample 10%.
+  if (p.bounds[*p.mDim] < 2 * p.mr)
+    return;
+  // The one outer dim only the panels depend on (output channel blocks).
+  auto panelDim = llvm::find_if(levels, [&](const Level &l) {
+    return l.kind == Outer && !dependsOn(rows->map, l.dim) &&
+           dependsOn(vec.map, l.dim);
+  });
+  if (panelDim == levels.end())
+    return;
+  unsigned dim = panelDim->dim;
+  int64_t panelBytes = bytes(vec) / p.bounds[dim];
+  int64_t group = std::max<int64_t>(1, kHalfL2 / panelBytes);
+  if (group == 1)
+    return;
+  std::stable_partition(levels.begin(), levels.end(), [&](const Level &l) {
+    return l.kind != Outer || dependsOn(rows->map, l.dim);
+  });
+  rowsOutside = true;
+  if (group < p.bounds[dim]) {
+    panelGroup = group;
+    levels.insert(levels.begin(), {Groups, dim});
+  }
+}
+
 void Emitter::chooseParallelLevel() {
   if (!worthThreads(p.bounds, opts.parallelMinWork))
     return;
   for (unsigned level = 0; level < levels.size() && !parallelLevel; ++level) {
     int64_t extent = p.bounds[levels[level].dim];
-    if (levels[level].kind == KBlocks ||
+    if (levels[level].kind == KBlocks || levels[level].kind == Groups ||
         (levels[level].kind == MTiles && flatOuter))
       continue; // rows are stored column by column, not as one slice
     int64_t trips = levels[level].kind == Outer    ? extent
@@ -612,6 +696,7 @@ Value Emitter::run() {
   for (unsigned d = 0; d < p.numParallel; ++d)
     if (d != p.nDim && d != p.mDim && p.bounds[d] > 1)
       levels.push_back({Outer, d});
+  choosePanelGroups();
   if (!panelOutermost)
     levels.push_back({NTiles, p.nDim});
   if (p.mDim)
@@ -625,12 +710,11 @@ Value Emitter::run() {
   // one, so only where the row tiles are not split across threads.
   // So do the rows of the blocked layout [N, C / B, H, W, B], where W is
   // just before the vector dim and a tile's rows are whole vectors apart.
-  bool rowsOverMap = (panelOutermost && p.mDim &&
-                      *p.mDim + 1 == p.numParallel) ||
-                     (!panelOutermost && p.mDim &&
-                      *p.mDim + 2 == p.numParallel &&
-                      p.bounds[p.nDim] % p.vw == 0);
-  if (rowsOverMap && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
+  bool rowsOverMap =
+      (panelOutermost && p.mDim && *p.mDim + 1 == p.numParallel) ||
+      (!panelOutermost && p.mDim && *p.mDim + 2 == p.numParallel &&
+       p.bounds[p.nDim] % p.vw == 0);
+  if (rowsOverMap && !rowsOutside && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
       p.bounds[*p.mDim - 1] > 1) {
     unsigned h = *p.mDim - 1;
     auto use = [&](int64_t extent) {

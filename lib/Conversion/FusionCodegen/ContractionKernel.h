@@ -115,6 +115,10 @@ private:
     // destination between blocks; only the last applies the epilogue.
     enum Phase { Whole, First, Middle, Last } phase = Whole;
     int64_t kExtent = 0;
+    // Inside a Groups level: the first index and the extent of the
+    // current group of its dim.
+    Value groupBase;
+    int64_t groupExtent = 0;
   };
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -136,7 +140,9 @@ private:
   void deinterleave(Access &a);
 
   /// Loop levels, outermost first.
-  enum Kind { KBlocks, Outer, NTiles, MTiles };
+  /// Groups: groups of `panelGroup` indices of a dim whose Outer level
+  /// comes further in, after the rows (see choosePanelGroups).
+  enum Kind { KBlocks, Groups, Outer, NTiles, MTiles };
   struct Level {
     Kind kind;
     unsigned dim;
@@ -166,6 +172,14 @@ private:
   /// `e` at row i of the tile: m + i, or through the flattened rows.
   AffineExpr atRow(AffineExpr e, int64_t i) const;
   void chooseParallelLevel();
+  /// The multiplicand read by rows and broadcast along n (a convolution's
+  /// input), if one is.
+  const Access *rowOperand() const;
+  /// Moves the outer loops over rows outside those over the vector
+  /// operand's panels, whole or in groups (see the definition).
+  void choosePanelGroups();
+  int64_t panelGroup = 0;
+  bool rowsOutside = false;
 };
 
 } // namespace mlc::codegen::contraction

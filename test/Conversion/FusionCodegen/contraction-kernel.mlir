@@ -512,3 +512,76 @@ func.func @downsample_residual_row_vectors(%x: tensor<1x256x28x28xf32>, %r: tens
   }
   return %0 : tensor<1x64x14x14xf32>
 }
+
+// -----
+
+// The blocked layout [N, C / 16, H, W, 16]: vectors along the 16 lanes of
+// an output channel block, stored whole. On a 7x7 map the rows run over
+// all 49 pixels (9 tiles of 5 and a 4-row tail), row p at (p floordiv 7,
+// p mod 7); no transposed stores.
+// CHECK-LABEL: func.func @nchwc_narrow_map_flat_rows
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %[[OB:.*]] = %c0 to %c4 step %c1 iter_args
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c7 step
+// CHECK: scf.for %[[P:.*]] = %c0 to %c9 step %c1 iter_args
+// CHECK-COUNT-10: vector.fma
+// CHECK: %[[H:.*]] = affine.apply #{{.*}}(%[[P]])
+// CHECK: %[[W:.*]] = affine.apply #{{.*}}(%[[P]])
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %[[OB]], %[[H]], %[[W]], %c0] {in_bounds = [true]} : vector<8xf32>, tensor<1x4x7x7x16xf32>
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %[[OB]], %[[H]], %[[W]], %c8] {in_bounds = [true]} : vector<8xf32>, tensor<1x4x7x7x16xf32>
+// CHECK-COUNT-8: vector.transfer_write
+// The 4-row tail, pixels (6, 3) to (6, 6):
+// CHECK-COUNT-8: vector.fma
+// CHECK: vector.transfer_write %{{.*}}, %{{.*}}[%c0, %[[OB]], %c6, %c3, %c0]
+// CHECK-NOT: linalg.transpose
+
+func.func @nchwc_narrow_map_flat_rows(%x: tensor<1x4x7x7x16xf32>) -> tensor<1x4x7x7x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x4x1x1x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x4x7x7x16xf32>, tensor<4x4x1x1x16x16xf32>) -> tensor<1x4x7x7x16xf32> {
+  ^bb0(%a: tensor<1x4x7x7x16xf32>, %c: tensor<4x4x1x1x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x4x7x7x16xf32>, tensor<4x4x1x1x16x16xf32>) -> tensor<1x4x7x7x16xf32>
+    graph.yield %1 : tensor<1x4x7x7x16xf32>
+  }
+  return %0 : tensor<1x4x7x7x16xf32>
+}
+
+// -----
+
+// An input larger than half of L2 (401 KB) with all 4 weight panels in
+// 32 KB: the output rows go outside the channel blocks, so each input row
+// is read by every panel while it is in L1.
+// CHECK-LABEL: func.func @nchwc_rows_outside_panels
+// CHECK: scf.for %{{.*}} = %c0 to %c56 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c11 step %c1 iter_args
+
+func.func @nchwc_rows_outside_panels(%x: tensor<1x2x56x56x16xf32>) -> tensor<1x4x56x56x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x2x1x1x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x2x56x56x16xf32>, tensor<4x2x1x1x16x16xf32>) -> tensor<1x4x56x56x16xf32> {
+  ^bb0(%a: tensor<1x2x56x56x16xf32>, %c: tensor<4x2x1x1x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x2x56x56x16xf32>, tensor<4x2x1x1x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+    graph.yield %1 : tensor<1x4x56x56x16xf32>
+  }
+  return %0 : tensor<1x4x56x56x16xf32>
+}
+
+// -----
+
+// 20 panels of 32 KB do not fit in half of L2 together: groups of 8
+// panels (two, then a group of 4), each over all output rows.
+// CHECK-LABEL: func.func @nchwc_panel_groups
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c28 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c28 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
+
+func.func @nchwc_panel_groups(%x: tensor<1x32x28x28x16xf32>) -> tensor<1x20x28x28x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<20x32x1x1x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x32x28x28x16xf32>, tensor<20x32x1x1x16x16xf32>) -> tensor<1x20x28x28x16xf32> {
+  ^bb0(%a: tensor<1x32x28x28x16xf32>, %c: tensor<20x32x1x1x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x32x28x28x16xf32>, tensor<20x32x1x1x16x16xf32>) -> tensor<1x20x28x28x16xf32>
+    graph.yield %1 : tensor<1x20x28x28x16xf32>
+  }
+  return %0 : tensor<1x20x28x28x16xf32>
+}
