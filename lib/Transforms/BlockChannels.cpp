@@ -29,6 +29,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHBLOCKCHANNELS
 #include "Graph/GraphPasses.h.inc"
@@ -144,6 +146,14 @@ private:
       return false;
     if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op))
       return true;
+    if (auto bn = dyn_cast<BatchNormOp>(op))
+      // Becomes x * s + t with constant [C] parameters (DenseNet's
+      // pre-activations read a concatenation).
+      return inRegion(bn.getInput()) &&
+             llvm::all_of(op->getOperands().drop_front(), [](Value v) {
+               return cast<RankedTensorType>(v.getType()).getRank() == 1 &&
+                      constantTensor(v);
+             });
     if (auto concat = dyn_cast<ConcatOp>(op))
       // Padding inside the result would shift the later inputs.
       return concat.getAxis() == 1 &&
@@ -290,6 +300,33 @@ private:
     return constant(b, conv.getLoc(), {ob, block}, dst, "nchwc_bias");
   }
 
+  /// batch_norm(x) = x * s + t, s = scale / sqrt(var + eps), t = bias -
+  /// mean * s (in double), both [1, C / B, 1, 1, B] with zeros in padded
+  /// channels.
+  Value batchNormAsScaleShift(OpBuilder &b, BatchNormOp bn, int64_t c) {
+    HostTensor st = *constantTensor(bn.getScale()),
+               bt = *constantTensor(bn.getBias()),
+               mt = *constantTensor(bn.getMean()),
+               vt = *constantTensor(bn.getVariance());
+    ArrayRef<float> scale = st.values<float>(), bias = bt.values<float>(),
+                    mean = mt.values<float>(), var = vt.values<float>();
+    double eps = bn.getEpsilon().convertToDouble();
+    int64_t cb = blocks(c);
+    SmallVector<float> sv(cb * block, 0.0f), tv(cb * block, 0.0f);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double f = double(scale[ch]) / std::sqrt(double(var[ch]) + eps);
+      sv[ch] = float(f);
+      tv[ch] = float(double(bias[ch]) - double(mean[ch]) * f);
+    }
+    Location loc = bn.getLoc();
+    Value x = blockedOf.lookup(bn.getInput());
+    Value scaled = MulOp::create(
+        b, loc, x, constant(b, loc, {1, cb, 1, 1, block}, sv, "nchwc_scale"));
+    return AddOp::create(
+        b, loc, scaled,
+        constant(b, loc, {1, cb, 1, 1, block}, tv, "nchwc_shift"));
+  }
+
   void rewrite(Operation *op) {
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -307,6 +344,8 @@ private:
           b, loc, input, blockedFilter(b, conv, depthwise, plain),
           blockedBias(b, conv), conv.getStridesAttr(), conv.getPadsAttr(),
           conv.getDilationsAttr());
+    } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
+      result = batchNormAsScaleShift(b, bn, c);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {
       SmallVector<Value> inputs;
       for (Value v : concat.getInputs())

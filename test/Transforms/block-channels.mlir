@@ -100,3 +100,26 @@ func.func @edges(%x: tensor<1x8x3x3xf32>, %d: tensor<1x24x3x3xf32>) -> (tensor<1
 }
 
 // ZERO: error: graph-block-channels: block must be positive, got 0
+
+// -----
+
+// An inference batch norm of a blocked value becomes a blocked scale and
+// shift (s = scale / sqrt(var + eps) = 2, t = bias - mean * s = -1), zero
+// in the padded channels.
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: %[[C:.*]] = graph.conv2d_nchwc
+// CHECK: %[[S:.*]] = graph.constant dense<{{\[\[\[\[\[}}2.000000e+00, {{.*}}, 2.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00{{\]\]\]\]\]}}> : tensor<1x1x1x1x16xf32>
+// CHECK: %[[M:.*]] = graph.mul %[[C]], %[[S]] : (tensor<1x1x4x4x16xf32>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x4x4x16xf32>
+// CHECK: %[[T:.*]] = graph.constant dense<{{\[\[\[\[\[}}-1.000000e+00, {{.*}}, -1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00{{\]\]\]\]\]}}> : tensor<1x1x1x1x16xf32>
+// CHECK: graph.add %[[M]], %[[T]]
+// CHECK-NOT: graph.batch_norm
+func.func @batch_norm(%x: tensor<1x8x4x4xf32>) -> tensor<1x12x4x4xf32> {
+  %w = graph.constant dense<0.5> : tensor<12x8x1x1xf32>
+  %scale = graph.constant dense<1.0> : tensor<12xf32>
+  %bias = graph.constant dense<1.0> : tensor<12xf32>
+  %mean = graph.constant dense<1.0> : tensor<12xf32>
+  %var = graph.constant dense<0.25> : tensor<12xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x4x4xf32>, tensor<12x8x1x1xf32>) -> tensor<1x12x4x4xf32>
+  %1 = graph.batch_norm %0, %scale, %bias, %mean, %var {epsilon = 0.0 : f32} : (tensor<1x12x4x4xf32>, tensor<12xf32>, tensor<12xf32>, tensor<12xf32>, tensor<12xf32>) -> tensor<1x12x4x4xf32>
+  return %1 : tensor<1x12x4x4xf32>
+}

@@ -1125,7 +1125,8 @@ def kernel_nchwc_concat():
              "16-channel input (no padding), a concat of 16 and 32 blocked "
              "channels kept blocked, a dilated 3x3 48->17 conv (a tail of "
              "1 in the second block), a concat with a 12-channel input that "
-             "leaves the region, division by a constant, and 1x1 maps")
+             "leaves the region, division by a constant, a batch norm on the "
+             "concatenation (as a blocked scale and shift), and 1x1 maps")
     c.max_elements = 12000
     x, z = c.randn(1, 16, 6, 7), c.randn(1, 12, 6, 7)
     c.input("x", x)
@@ -1138,16 +1139,25 @@ def kernel_nchwc_concat():
                  ("by", by)]:
         c.weight(n, v)
     c.weight("two", np.array(2.0, np.float32))
+    # A pre-activation batch norm on the concatenation (DenseNet's).
+    bn = [c.randn(48, scale=0.5, shift=1.0), c.randn(48),
+          c.randn(48), c.uniform(0.5, 2.0, 48)]
+    for n, v in zip(["bn.scale", "bn.bias", "bn.mean", "bn.var"], bn):
+        c.weight(n, v)
     a = c.op("conv2d", ["x", "wa", "ba"], pads=[1, 1, 1, 1])
     b = c.op("conv2d", ["x", "wb"])
     cat = c.op("concat", [a, b], axis=1)
-    y = c.op("conv2d", [cat, "wy", "by"], pads=[2, 2, 2, 2],
+    pre = c.op("relu", [c.op("batch_norm", [cat, "bn.scale", "bn.bias",
+                                            "bn.mean", "bn.var"])])
+    y = c.op("conv2d", [pre, "wy", "by"], pads=[2, 2, 2, 2],
              dilations=[2, 2])
     c.op("div", [c.op("relu", [y]), "two"], out="y")
     r_a = F.conv2d(tx, T(wa), T(ba), padding=1)
     r_b = F.conv2d(tx, T(wb))
     r_cat = torch.cat([r_a, r_b], dim=1)
-    r_y = F.conv2d(r_cat, T(wy), T(by), padding=2, dilation=2)
+    r_pre = torch.relu(F.batch_norm(r_cat, T(bn[2]), T(bn[3]), T(bn[0]),
+                                    T(bn[1]), training=False, eps=1e-5))
+    r_y = F.conv2d(r_pre, T(wy), T(by), padding=2, dilation=2)
     c.output("y", f32(torch.relu(r_y) / 2.0))
     c.op("concat", [a, "z"], out="mixed", axis=1)
     c.output("mixed", f32(torch.cat([r_a, tz], dim=1)))
