@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -714,8 +715,16 @@ Value Emitter::run() {
       (panelOutermost && p.mDim && *p.mDim + 1 == p.numParallel) ||
       (!panelOutermost && p.mDim && *p.mDim + 2 == p.numParallel &&
        p.bounds[p.nDim] % p.vw == 0);
+  // A multiplicand that does not vary along the rows is loaded once for
+  // all of a tile's rows, so it must not vary along the dim they are
+  // flattened with either (a batched matmul's B does: [B, H, K, N]).
+  auto sharedAcrossFlatRows = [&](unsigned h) {
+    return llvm::all_of(
+        std::array<const Access *, 2>{&p.lhs, &p.rhs},
+        [&](const Access *a) { return a->dependsM || !dependsOn(a->map, h); });
+  };
   if (rowsOverMap && !rowsOutside && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
-      p.bounds[*p.mDim - 1] > 1) {
+      p.bounds[*p.mDim - 1] > 1 && sharedAcrossFlatRows(*p.mDim - 1)) {
     unsigned h = *p.mDim - 1;
     auto use = [&](int64_t extent) {
       return double(extent) / double(llvm::alignTo(extent, p.mr));

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/Evaluator.h"
+#include "EvaluateBlocked.h"
 #include "EvaluateUpsampling.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
@@ -1155,11 +1156,17 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
                                       RankedTensorType resultType,
                                       std::string *error) {
   ArrayRef<int64_t> shape = resultType.getShape();
-  // The blocked layout of graph-block-channels (inference only, after
-  // folding) has no host semantics here.
-  if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op) && shape.size() != 4)
-    return fail(error, "no evaluator for " + op->getName().getStringRef() +
-                           " in the blocked layout");
+  // Pooling in the blocked layout [N, C / B, H, W, B]: in NCHW, then back.
+  if (isa<MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp>(op) && shape.size() == 5) {
+    SmallVector<int64_t> plainShape = {shape[0], shape[1] * shape[4], shape[2],
+                                       shape[3]};
+    FailureOr<HostTensor> r = evaluateGraphOp(
+        op, {unblockChannels(in[0])},
+        RankedTensorType::get(plainShape, resultType.getElementType()), error);
+    if (failed(r))
+      return failure();
+    return blockChannels(*r, shape[4]);
+  }
   auto bin = [&](auto fn) { return binaryNumeric(in[0], in[1], shape, fn); };
   auto un = [&](auto fn) { return unaryNumeric(in[0], fn); };
   auto fl = [&](float (*fn)(float)) { return unaryFloat(in[0], fn); };
@@ -1220,6 +1227,7 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       })
       .Case([&](MatMulOp) { return matmul(in[0], in[1], shape); })
       .Case([&](Conv2DOp c) { return conv2d(c, in, shape); })
+      .Case([&](Conv2DNchwcOp c) { return evaluateConv2DNchwc(c, in, shape); })
       .Case([&](MaxPool2DOp m) {
         return pool(in[0], shape, m.getKernel(), m.getStrides(), m.getPads(),
                     m.getDilations(), /*isMax=*/true);

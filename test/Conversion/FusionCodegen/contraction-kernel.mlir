@@ -585,3 +585,22 @@ func.func @nchwc_panel_groups(%x: tensor<1x32x28x28x16xf32>) -> tensor<1x20x28x2
   }
   return %0 : tensor<1x20x28x28x16xf32>
 }
+
+// -----
+
+// A batched matmul [1, 3, 7, 16] x [1, 3, 16, 16] has the blocked layout's
+// shape of loops, but its B varies along the batch dim 3: rows are not
+// flattened over (3, 7), where one tile would span two batches sharing one
+// B vector; the batch stays a loop of its own.
+// CHECK-LABEL: func.func @batched_matmul_rows_not_flattened
+// CHECK: scf.for %[[H:.*]] = %c0 to %c3 step %c1 iter_args
+// CHECK: vector.transfer_read %{{.*}}[%c0, %[[H]], %{{.*}}, %c0]{{.*}} : tensor<1x3x16x16xf32>, vector<8xf32>
+// CHECK-NOT: floordiv
+func.func @batched_matmul_rows_not_flattened(%a: tensor<1x3x7x16xf32>, %b: tensor<1x3x16x16xf32>) -> tensor<1x3x7x16xf32> {
+  %0 = graph.fusion_group "contraction"(%a, %b) : (tensor<1x3x7x16xf32>, tensor<1x3x16x16xf32>) -> tensor<1x3x7x16xf32> {
+  ^bb0(%x: tensor<1x3x7x16xf32>, %y: tensor<1x3x16x16xf32>):
+    %1 = graph.matmul %x, %y : (tensor<1x3x7x16xf32>, tensor<1x3x16x16xf32>) -> tensor<1x3x7x16xf32>
+    graph.yield %1 : tensor<1x3x7x16xf32>
+  }
+  return %0 : tensor<1x3x7x16xf32>
+}

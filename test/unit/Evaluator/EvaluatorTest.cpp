@@ -252,6 +252,14 @@ TEST_CASE("the -O2 graph pipeline preserves the bundled models' outputs") {
                   /*optLevel=*/2);
 }
 
+// graph-block-channels' repacked filters, blocked pooling and the layout
+// changes at the region's edges, checked without the kernels.
+TEST_CASE("the blocked layout preserves the nchwc cases' outputs") {
+  for (const char *name : {"kernel_nchwc_block", "kernel_nchwc_concat"})
+    checkModelDir(sourcePath(std::string("test/e2e/ops/") + name), 1e-4, 1e-5,
+                  {}, /*optLevel=*/2);
+}
+
 TEST_CASE("every e2e op test matches its reference at its tolerance") {
   std::error_code ec;
   int count = 0;

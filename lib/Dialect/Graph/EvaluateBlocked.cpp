@@ -1,0 +1,96 @@
+//===- EvaluateBlocked.cpp - reference kernels of the blocked layout ------===//
+//
+// graph.conv2d_nchwc on host tensors, summing in the lowering's loop order
+// (the bias, then the reduction loops outermost to innermost), and the
+// layout moves for the blocked pooling ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluateBlocked.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+
+HostTensor mlc::graph::evaluateConv2DNchwc(Conv2DNchwcOp op,
+                                           ArrayRef<HostTensor> in,
+                                           ArrayRef<int64_t> outShape) {
+  const HostTensor &x = in[0], &w = in[1];
+  ArrayRef<int64_t> xs = x.getShape(), ws = w.getShape();
+  bool depthwise = op.isDepthwise(), plain = op.hasPlainInput();
+  int64_t batch = outShape[0], ob = outShape[1], oh = outShape[2],
+          ow = outShape[3], blk = outShape[4];
+  int64_t h = xs[2], wd = xs[3], inLanes = plain ? 1 : xs[4];
+  // Reduction extents: input channel blocks (or plain channels), window.
+  int64_t cIn = depthwise ? 1 : ws[1];
+  int64_t kh = depthwise ? ws[1] : ws[2], kw = depthwise ? ws[2] : ws[3];
+  int64_t lanes = depthwise || plain ? 1 : inLanes;
+  auto s = op.getStrides(), p = op.getPads(), d = op.getDilations();
+  ArrayRef<float> xv = x.values<float>(), wv = w.values<float>();
+  const float *bias = in.size() > 2 ? in[2].values<float>().data() : nullptr;
+  HostTensor out(ElementKind::F32, outShape);
+  MutableArrayRef<float> dst = out.values<float>();
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t b = 0; b < ob; ++b)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t z = 0; z < ow; ++z)
+          for (int64_t o = 0; o < blk; ++o) {
+            float acc = bias ? bias[b * blk + o] : 0.0f;
+            for (int64_t c = 0; c < cIn; ++c)
+              for (int64_t i = 0; i < kh; ++i)
+                for (int64_t j = 0; j < kw; ++j)
+                  for (int64_t l = 0; l < lanes; ++l) {
+                    // Padding is a real 0 in the kernel too.
+                    int64_t iy = y * s[0] + i * d[0] - p[0];
+                    int64_t iz = z * s[1] + j * d[1] - p[1];
+                    float v = 0.0f;
+                    if (iy >= 0 && iy < h && iz >= 0 && iz < wd) {
+                      if (plain)
+                        v = xv[((n * xs[1] + c) * h + iy) * wd + iz];
+                      else
+                        v = xv[(((n * xs[1] + (depthwise ? b : c)) * h + iy) *
+                                    wd +
+                                iz) *
+                                   inLanes +
+                               (depthwise ? o : l)];
+                    }
+                    float f;
+                    if (depthwise)
+                      f = wv[((b * kh + i) * kw + j) * blk + o];
+                    else if (plain)
+                      f = wv[(((b * cIn + c) * kh + i) * kw + j) * blk + o];
+                    else
+                      f = wv[((((b * cIn + c) * kh + i) * kw + j) * lanes + l) *
+                                 blk +
+                             o];
+                    acc = acc + v * f;
+                  }
+            dst[(((n * ob + b) * oh + y) * ow + z) * blk + o] = acc;
+          }
+  return out;
+}
+
+HostTensor mlc::graph::unblockChannels(const HostTensor &x) {
+  ArrayRef<int64_t> s = x.getShape();
+  int64_t n = s[0], cb = s[1], hw = s[2] * s[3], blk = s[4];
+  HostTensor out(ElementKind::F32, {n, cb * blk, s[2], s[3]});
+  ArrayRef<float> src = x.values<float>();
+  MutableArrayRef<float> dst = out.values<float>();
+  for (int64_t i = 0; i < n * cb; ++i)
+    for (int64_t p = 0; p < hw; ++p)
+      for (int64_t l = 0; l < blk; ++l)
+        dst[(i * blk + l) * hw + p] = src[(i * hw + p) * blk + l];
+  return out;
+}
+
+HostTensor mlc::graph::blockChannels(const HostTensor &x, int64_t block) {
+  ArrayRef<int64_t> s = x.getShape();
+  int64_t n = s[0], cb = s[1] / block, hw = s[2] * s[3];
+  HostTensor out(ElementKind::F32, {n, cb, s[2], s[3], block});
+  ArrayRef<float> src = x.values<float>();
+  MutableArrayRef<float> dst = out.values<float>();
+  for (int64_t i = 0; i < n * cb; ++i)
+    for (int64_t p = 0; p < hw; ++p)
+      for (int64_t l = 0; l < block; ++l)
+        dst[(i * hw + p) * block + l] = src[(i * block + l) * hw + p];
+  return out;
+}
