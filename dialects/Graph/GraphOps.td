@@ -263,6 +263,10 @@ def Graph_Conv2DNchwcOp : Graph_Op<"conv2d_nchwc"> {
     - plain NCHW input `[N, C, H, W]` (a stem with 3 channels), filter
       `[O / B, C, KH, KW, B]`;
     - depthwise: blocked input with O = C, filter `[C / B, KH, KW, B]`.
+    With `groups` G > 1 (blocked form only) every group has C / G input and
+    O / G output channels, whole blocks of them, and the filter is
+    `[O / B, C / B / G, KH, KW, B, B]`; output block `ob` reads the input
+    blocks of group `ob / (O / B / G)`.
     The optional bias is `[O / B, B]`. `pads` are [top, left, bottom, right].
     Made by graph-block-channels from conv2d ops whose channels it padded to
     a multiple of B with zero filters; there is no VJP.
@@ -270,7 +274,8 @@ def Graph_Conv2DNchwcOp : Graph_Op<"conv2d_nchwc"> {
   let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$filter,
                        Optional<Graph_FloatTensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                       DenseI64ArrayAttr:$dilations);
+                       DenseI64ArrayAttr:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` "
                        "functional-type(operands, results)";

@@ -131,7 +131,27 @@ private:
         (conv.getBias() && !constantTensor(conv.getBias())))
       return false;
     int64_t groups = conv.getGroups(), c = in.getDimSize(1);
-    return groups == 1 || (groups == c && groups == out.getDimSize(1));
+    return groups == 1 || (groups == c && groups == out.getDimSize(1)) ||
+           blockGroups(conv) != 0;
+  }
+
+  /// The groups of a grouped (not depthwise) convolution in the blocked
+  /// layout, or 0: its own when each group is whole blocks (ResNeXt's last
+  /// stages), one per block when whole groups fit in a block (widths 4 and
+  /// 8: ResNeXt's first stages, RegNet), the filter then block-diagonal
+  /// with zeros between the groups of a block.
+  int64_t blockGroups(Conv2DOp conv) const {
+    int64_t groups = conv.getGroups();
+    int64_t c = conv.getInput().getType().getDimSize(1),
+            o = conv.getType().getDimSize(1);
+    if (groups == 1 || (groups == c && groups == o))
+      return 0;
+    int64_t gw = c / groups, gwo = o / groups;
+    if (gw % block == 0 && gwo % block == 0)
+      return groups;
+    if (gw == gwo && block % gw == 0)
+      return blocks(c);
+    return 0;
   }
 
   /// Whether `op` is computed on blocked values.
@@ -258,6 +278,26 @@ private:
     int64_t taps = kh * kw;
     ArrayRef<float> src = w.values<float>();
     Location loc = conv.getLoc();
+    if (int64_t groups = blockGroups(conv)) {
+      // [O, C / G, KH, KW] -> [O / B, C / B / G', KH, KW, B, B]: input
+      // channel j of output k's group sits at its offset in the group's
+      // blocks (G' = G), or in k's own block (G' = blocks).
+      int64_t gwo = o / conv.getGroups();
+      int64_t cg = groups == conv.getGroups() ? ci / block : 1;
+      SmallVector<float> dst(ob * cg * taps * block * block, 0.0f);
+      for (int64_t k = 0; k < o; ++k)
+        for (int64_t j = 0; j < ci; ++j) {
+          // The input channel within the blocks the output block reads.
+          int64_t local = cg == 1 ? (k / gwo) * ci % block + j : j;
+          for (int64_t t = 0; t < taps; ++t)
+            dst[((((k / block) * cg + local / block) * taps + t) * block +
+                 local % block) *
+                    block +
+                k % block] = src[(k * ci + j) * taps + t];
+        }
+      return constant(b, loc, {ob, cg, kh, kw, block, block}, dst,
+                      "nchwc_filter");
+    }
     if (depthwise) {
       // [C, 1, KH, KW] -> [C / B, KH, KW, B].
       SmallVector<float> dst(ob * taps * block, 0.0f);
@@ -335,7 +375,8 @@ private:
     Value result;
     if (auto conv = dyn_cast<Conv2DOp>(op)) {
       int64_t ci = conv.getInput().getType().getDimSize(1);
-      bool depthwise = conv.getGroups() != 1;
+      int64_t groups = blockGroups(conv);
+      bool depthwise = conv.getGroups() != 1 && !groups;
       bool plain =
           !depthwise && ci < kMinChannels && !inRegion(conv.getInput());
       Value input =
@@ -343,7 +384,7 @@ private:
       result = Conv2DNchwcOp::create(
           b, loc, input, blockedFilter(b, conv, depthwise, plain),
           blockedBias(b, conv), conv.getStridesAttr(), conv.getPadsAttr(),
-          conv.getDilationsAttr());
+          conv.getDilationsAttr(), groups ? groups : 1);
     } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
       result = batchNormAsScaleShift(b, bn, c);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {

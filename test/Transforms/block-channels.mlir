@@ -60,22 +60,23 @@ func.func @stem_depthwise(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x2x2xf32> {
 
 // -----
 
-// Not blocked: a grouped (not depthwise) convolution, a filter that is not
+// Not blocked: a grouped convolution whose groups (8 in, 12 out channels)
+// neither fill blocks nor fit in one, a filter that is not
 // a constant, fewer than 8 output channels, and a 1-channel convolution
 // whose result no blocked op reads (Winograd's input transform).
 // CHECK-LABEL: func.func @stays_nchw
 // CHECK-NOT: conv2d_nchwc
 // CHECK-NOT: graph.transpose
 // CHECK: return
-func.func @stays_nchw(%x: tensor<1x16x5x5xf32>, %wf: tensor<16x16x1x1xf32>, %y: tensor<4x1x6x6xf32>) -> (tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>) {
-  %wg = graph.constant dense<0.5> : tensor<16x8x1x1xf32>
+func.func @stays_nchw(%x: tensor<1x16x5x5xf32>, %wf: tensor<16x16x1x1xf32>, %y: tensor<4x1x6x6xf32>) -> (tensor<1x24x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>) {
+  %wg = graph.constant dense<0.5> : tensor<24x8x1x1xf32>
   %w4 = graph.constant dense<0.5> : tensor<4x16x1x1xf32>
   %wt = graph.constant dense<0.5> : tensor<36x1x3x3xf32>
-  %0 = graph.conv2d %x, %wg {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x5x5xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x5x5xf32>
+  %0 = graph.conv2d %x, %wg {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x5x5xf32>, tensor<24x8x1x1xf32>) -> tensor<1x24x5x5xf32>
   %1 = graph.conv2d %x, %wf {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x5x5xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x5x5xf32>
   %2 = graph.conv2d %x, %w4 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x5x5xf32>, tensor<4x16x1x1xf32>) -> tensor<1x4x5x5xf32>
   %3 = graph.conv2d %y, %wt {strides = array<i64: 4, 4>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<4x1x6x6xf32>, tensor<36x1x3x3xf32>) -> tensor<4x36x2x2xf32>
-  return %0, %1, %2, %3 : tensor<1x16x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>
+  return %0, %1, %2, %3 : tensor<1x24x5x5xf32>, tensor<1x16x5x5xf32>, tensor<1x4x5x5xf32>, tensor<4x36x2x2xf32>
 }
 
 // -----
@@ -122,4 +123,24 @@ func.func @batch_norm(%x: tensor<1x8x4x4xf32>) -> tensor<1x12x4x4xf32> {
   %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x8x4x4xf32>, tensor<12x8x1x1xf32>) -> tensor<1x12x4x4xf32>
   %1 = graph.batch_norm %0, %scale, %bias, %mean, %var {epsilon = 0.0 : f32} : (tensor<1x12x4x4xf32>, tensor<12xf32>, tensor<12xf32>, tensor<12xf32>, tensor<12xf32>) -> tensor<1x12x4x4xf32>
   return %1 : tensor<1x12x4x4xf32>
+}
+
+// -----
+
+// Grouped convolutions: groups of 16 channels are whole blocks (groups = 2
+// kept); groups of 4 fit in a block, which becomes a group of its own with
+// a block-diagonal filter (groups = 2 blocks); groups of 6 channels do
+// neither and stay NCHW.
+// CHECK-LABEL: func.func @grouped
+// CHECK: graph.conv2d_nchwc {{.*}}groups = 2 : i64{{.*}} : (tensor<1x2x4x4x16xf32>, tensor<2x1x3x3x16x16xf32>) -> tensor<1x2x4x4x16xf32>
+// CHECK: graph.conv2d_nchwc {{.*}}groups = 2 : i64{{.*}} : (tensor<1x2x4x4x16xf32>, tensor<2x1x1x1x16x16xf32>) -> tensor<1x2x4x4x16xf32>
+// CHECK: graph.conv2d {{.*}}groups = 4 : i64{{.*}} : (tensor<1x24x4x4xf32>, tensor<24x6x1x1xf32>) -> tensor<1x24x4x4xf32>
+func.func @grouped(%x: tensor<1x32x4x4xf32>, %y: tensor<1x24x4x4xf32>) -> (tensor<1x32x4x4xf32>, tensor<1x24x4x4xf32>) {
+  %w16 = graph.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %w4 = graph.constant dense<0.5> : tensor<32x4x1x1xf32>
+  %w6 = graph.constant dense<0.5> : tensor<24x6x1x1xf32>
+  %0 = graph.conv2d %x, %w16 {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x32x4x4xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x4x4xf32>
+  %1 = graph.conv2d %0, %w4 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 8 : i64} : (tensor<1x32x4x4xf32>, tensor<32x4x1x1xf32>) -> tensor<1x32x4x4xf32>
+  %2 = graph.conv2d %y, %w6 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x24x4x4xf32>, tensor<24x6x1x1xf32>) -> tensor<1x24x4x4xf32>
+  return %1, %2 : tensor<1x32x4x4xf32>, tensor<1x24x4x4xf32>
 }

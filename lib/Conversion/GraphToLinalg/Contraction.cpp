@@ -131,8 +131,7 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     // So is it for a depthwise conv (one input and one output channel per
     // group): the group dim is the channel dim itself.
     int64_t inChannels = op.getInput().getType().getDimSize(1);
-    bool depthwise =
-        groups != 1 && groups == inChannels && groups == out[1];
+    bool depthwise = groups != 1 && groups == inChannels && groups == out[1];
     bool grouped = groups != 1 && !depthwise;
     Value x = grouped ? splitDim(rewriter, loc, input, 1, groups) : input;
     Value w = grouped ? splitDim(rewriter, loc, op.getFilter(), 0, groups)
@@ -206,6 +205,64 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
   }
 };
 
+/// Grouped conv2d_nchwc: the group is an explicit dim G, as for conv2d:
+/// x [N, G, C/B/G, H, W, B], w [G, O/B/G, C/B/G, KH, KW, B, B], loops
+/// [n, g, ob, oh, ow, o | cb, kh, kw, c], the result [N, G, O/B/G, OH, OW,
+/// B] collapsed to [N, O/B, OH, OW, B].
+LogicalResult lowerGrouped(Conv2DNchwcOp op, Value input,
+                           PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  RankedTensorType outType = op.getType();
+  Type elt = outType.getElementType();
+  int64_t groups = op.getGroups();
+  auto s = op.getStrides();
+  auto d = op.getDilations();
+  auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  auto out = outType.getShape();
+  Value x = splitDim(rewriter, loc, input, 1, groups);
+  Value w = splitDim(rewriter, loc, op.getFilter(), 0, groups);
+  auto accType = RankedTensorType::get(
+      {out[0], groups, out[1] / groups, out[2], out[3], out[4]}, elt);
+  AffineExpr n = e(0), g = e(1), ob = e(2), oh = e(3), ow = e(4), o = e(5),
+             cb = e(6), kh = e(7), kw = e(8), c = e(9);
+  SmallVector<AffineExpr> xExprs = {n,
+                                    g,
+                                    cb,
+                                    oh * s[0] + kh * d[0],
+                                    ow * s[1] + kw * d[1],
+                                    c},
+                          wExprs = {g, ob, cb, kh, kw, c, o}, yExprs;
+  for (int64_t i = 0; i < 6; ++i)
+    yExprs.push_back(e(i));
+  Value init;
+  if (Value bias = op.getBias())
+    init =
+        broadcastInto(rewriter, loc, splitDim(rewriter, loc, bias, 0, groups),
+                      accType, AffineMap::get(6, 0, {g, ob, o}, ctx));
+  else
+    init = filledTensor(rewriter, loc, accType,
+                        scalarConstant(rewriter, loc, elt, 0.0));
+  SmallVector<AffineMap> maps = {AffineMap::get(10, 0, xExprs, ctx),
+                                 AffineMap::get(10, 0, wExprs, ctx),
+                                 AffineMap::get(10, 0, yExprs, ctx)};
+  SmallVector<IteratorType> iterators(6, IteratorType::parallel);
+  iterators.append(4, IteratorType::reduction);
+  Value conv =
+      linalg::GenericOp::create(
+          rewriter, loc, accType, ValueRange{x, w}, init, maps, iterators,
+          [](OpBuilder &b, Location l, ValueRange a) {
+            Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
+            linalg::YieldOp::create(
+                b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
+          })
+          .getResult(0);
+  rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+      op, outType, conv,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
+  return success();
+}
+
 /// graph.conv2d_nchwc as one linalg.generic: loops [n, ob, oh, ow, o | c
 /// blocks, kh, kw, c] (blocked input), [n, ob, oh, ow, o | c, kh, kw]
 /// (plain input) or [n, cb, oh, ow, c | kh, kw] (depthwise), so that the
@@ -225,10 +282,16 @@ struct Conv2DNchwcPattern : OpRewritePattern<Conv2DNchwcOp> {
                              scalarConstant(rewriter, loc, elt, 0.0));
     auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
     bool depthwise = op.isDepthwise(), plain = op.hasPlainInput();
+    if (op.getGroups() != 1)
+      return lowerGrouped(op, input, rewriter);
     int64_t numLoops = depthwise ? 7 : plain ? 8 : 9;
     AffineExpr n = e(0), ob = e(1), oh = e(2), ow = e(3), o = e(4);
-    AffineExpr kh = e(numLoops - (plain ? 2 : depthwise ? 2 : 3)),
-               kw = e(numLoops - (plain ? 1 : depthwise ? 1 : 2));
+    AffineExpr kh = e(numLoops - (plain       ? 2
+                                  : depthwise ? 2
+                                              : 3)),
+               kw = e(numLoops - (plain       ? 1
+                                  : depthwise ? 1
+                                              : 2));
     AffineExpr ih = oh * s[0] + kh * d[0], iw = ow * s[1] + kw * d[1];
     SmallVector<AffineExpr> xExprs, wExprs;
     if (depthwise) {
@@ -394,7 +457,6 @@ struct GlobalAvgPoolPattern : OpRewritePattern<GlobalAvgPoolOp> {
 } // namespace
 
 void mlc::lowering::populateContractionPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatMulPattern, Conv2DPattern, Conv2DNchwcPattern,
-               MaxPoolPattern, AvgPoolPattern, GlobalAvgPoolPattern>(
-      patterns.getContext());
+  patterns.add<MatMulPattern, Conv2DPattern, Conv2DNchwcPattern, MaxPoolPattern,
+               AvgPoolPattern, GlobalAvgPoolPattern>(patterns.getContext());
 }

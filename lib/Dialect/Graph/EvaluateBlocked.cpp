@@ -29,6 +29,9 @@ HostTensor mlc::graph::evaluateConv2DNchwc(Conv2DNchwcOp op,
   const float *bias = in.size() > 2 ? in[2].values<float>().data() : nullptr;
   HostTensor out(ElementKind::F32, outShape);
   MutableArrayRef<float> dst = out.values<float>();
+  // Output blocks per group (grouped blocked form): block b reads the
+  // input blocks of group b / perGroup.
+  int64_t perGroup = ob / op.getGroups();
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t b = 0; b < ob; ++b)
       for (int64_t y = 0; y < oh; ++y)
@@ -47,7 +50,10 @@ HostTensor mlc::graph::evaluateConv2DNchwc(Conv2DNchwcOp op,
                       if (plain)
                         v = xv[((n * xs[1] + c) * h + iy) * wd + iz];
                       else
-                        v = xv[(((n * xs[1] + (depthwise ? b : c)) * h + iy) *
+                        v = xv[(((n * xs[1] +
+                                  (depthwise ? b : b / perGroup * cIn + c)) *
+                                     h +
+                                 iy) *
                                     wd +
                                 iz) *
                                    inLanes +

@@ -39,11 +39,20 @@ LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
                      "or an input [N, C, H, W] with a filter "
                      "[O/B, C, KH, KW, B]; got " +
                          typeStr(types[0]) + " and " + typeStr(types[1]));
+  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
+  int64_t groups = groupsA ? groupsA.getInt() : 1;
+  if (groups < 1)
+    return fail(loc, "groups must be positive, got " + Twine(groups));
+  if (groups != 1 && wRank != 6)
+    return fail(loc, "conv2d_nchwc groups need the blocked form, got a "
+                     "filter " +
+                         typeStr(types[1]));
   int64_t block = w.back();
   int64_t kh = wRank == 4 ? w[1] : w[2], kw = wRank == 4 ? w[2] : w[3];
   bool ok = block > 0;
   if (wRank == 6)
-    ok = ok && in[1] == w[1] && in[4] == block && w[4] == block;
+    ok = ok && in[1] == w[1] * groups && w[0] % groups == 0 && in[4] == block &&
+         w[4] == block;
   else if (wRank == 5)
     ok = ok && in[1] == w[1];
   else

@@ -388,3 +388,19 @@ func.func @maxpool_blocked(%x: tensor<1x2x6x6x8xf32>) -> tensor<1x2x3x3x8xf32> {
   %0 = graph.maxpool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x6x6x8xf32>) -> tensor<1x2x3x3x8xf32>
   return %0 : tensor<1x2x3x3x8xf32>
 }
+
+// -----
+
+// Grouped conv2d_nchwc: the group an explicit dim, as for conv2d; loops
+// n, g, ob, oh, ow, o | cb, kh, kw, c; the result collapsed back.
+// CHECK-DAG: #[[$IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d0, d1, d6, d3 + d7, d4 + d8, d9)>
+// CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9) -> (d1, d2, d6, d7, d8, d9, d5)>
+// CHECK-LABEL: func.func @conv2d_nchwc_grouped
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4], [5]] output_shape [1, 2, 1, 6, 6, 8] : tensor<1x2x6x6x8xf32> into tensor<1x2x1x6x6x8xf32>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2], [3], [4], [5], [6]] output_shape [2, 1, 1, 3, 3, 8, 8] : tensor<2x1x3x3x8x8xf32> into tensor<2x1x1x3x3x8x8xf32>
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[$IN]], #[[$W]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]}
+// CHECK: tensor.collapse_shape %[[G]] {{\[\[}}0], [1, 2], [3], [4], [5]] : tensor<1x2x1x4x4x8xf32> into tensor<1x2x4x4x8xf32>
+func.func @conv2d_nchwc_grouped(%x: tensor<1x2x6x6x8xf32>, %w: tensor<2x1x3x3x8x8xf32>) -> tensor<1x2x4x4x8xf32> {
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x6x6x8xf32>, tensor<2x1x3x3x8x8xf32>) -> tensor<1x2x4x4x8xf32>
+  return %0 : tensor<1x2x4x4x8xf32>
+}

@@ -70,3 +70,30 @@ func.func @pool_rank(%x: tensor<2x8x8xf32>) -> tensor<2x4x4xf32> {
   %0 = graph.maxpool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<2x8x8xf32>) -> tensor<2x4x4xf32>
   return %0 : tensor<2x4x4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @grouped
+// CHECK: graph.conv2d_nchwc {{.*}}groups = 2 : i64{{.*}} -> tensor<1x4x6x6x8xf32>
+func.func @grouped(%x: tensor<1x4x8x8x8xf32>, %w: tensor<4x2x3x3x8x8xf32>) -> tensor<1x4x6x6x8xf32> {
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8x8xf32>, tensor<4x2x3x3x8x8xf32>) -> tensor<1x4x6x6x8xf32>
+  return %0 : tensor<1x4x6x6x8xf32>
+}
+
+// -----
+
+func.func @groups_not_dividing(%x: tensor<1x4x8x8x8xf32>, %w: tensor<3x2x3x3x8x8xf32>) -> tensor<1x3x6x6x8xf32> {
+  // expected-error @+2 {{conv2d_nchwc filter tensor<3x2x3x3x8x8xf32> does not match the input tensor<1x4x8x8x8xf32>}}
+  // expected-error @+1 {{'graph.conv2d_nchwc' op failed to infer returned types}}
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8x8xf32>, tensor<3x2x3x3x8x8xf32>) -> tensor<1x3x6x6x8xf32>
+  return %0 : tensor<1x3x6x6x8xf32>
+}
+
+// -----
+
+func.func @groups_depthwise_form(%x: tensor<1x2x8x8x8xf32>, %w: tensor<2x3x3x8xf32>) -> tensor<1x2x6x6x8xf32> {
+  // expected-error @+2 {{conv2d_nchwc groups need the blocked form, got a filter tensor<2x3x3x8xf32>}}
+  // expected-error @+1 {{'graph.conv2d_nchwc' op failed to infer returned types}}
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x8x8x8xf32>, tensor<2x3x3x8xf32>) -> tensor<1x2x6x6x8xf32>
+  return %0 : tensor<1x2x6x6x8xf32>
+}

@@ -1120,6 +1120,53 @@ def kernel_nchwc_block():
 
 
 @case
+def kernel_nchwc_grouped():
+    c = Case("kernel_nchwc_grouped", "grouped convolutions in the blocked "
+             "layout: groups of 8 channels on 40 (block-diagonal filters, "
+             "channels padded to 48), groups of 16 on 32 with stride 2 "
+             "(whole blocks per group), groups of 4 on 32, and groups of "
+             "10 channels, which stay NCHW")
+    c.max_elements = 12000
+    x = c.randn(1, 40, 5, 6)
+    c.input("x", x)
+    tx = T(x)
+
+    def conv(name, inp, tin, cin, cout, k, groups, stride=1, pad=0,
+             bias=True):
+        w = c.randn(cout, cin // groups, k, k, scale=0.3)
+        c.weight(name + ".w", w)
+        ins = [inp, name + ".w"]
+        tb = None
+        if bias:
+            b = c.randn(cout, scale=0.5)
+            c.weight(name + ".b", b)
+            ins.append(name + ".b")
+            tb = T(b)
+        attrs = {"groups": groups}
+        if pad:
+            attrs["pads"] = [pad] * 4
+        if stride != 1:
+            attrs["strides"] = [stride, stride]
+        out = c.op("conv2d", ins, **attrs)
+        return out, F.conv2d(tin, T(w), tb, stride=stride, padding=pad,
+                             groups=groups)
+
+    a, r_a = conv("g8", "x", tx, 40, 40, 3, groups=5, pad=1)
+    a, r_a = c.op("relu", [a]), torch.relu(r_a)
+    b, r_b = conv("pw", a, r_a, 40, 32, 1, groups=1, bias=False)
+    d, r_d = conv("g16", b, r_b, 32, 32, 3, groups=2, stride=2, pad=1)
+    c.op("relu", [d], out="whole")
+    c.output("whole", f32(torch.relu(r_d)))
+    e, r_e = conv("g4", b, r_b, 32, 32, 3, groups=8, pad=1)
+    c.op("add", [e, b], out="diag")
+    c.output("diag", f32(r_e + r_b))
+    f, r_f = conv("g10", "x", tx, 40, 40, 1, groups=4)
+    c.op("relu", [f], out="nchw")
+    c.output("nchw", f32(torch.relu(r_f)))
+    return c
+
+
+@case
 def kernel_nchwc_concat():
     c = Case("kernel_nchwc_concat", "blocked-layout edges and concats: a "
              "16-channel input (no padding), a concat of 16 and 32 blocked "

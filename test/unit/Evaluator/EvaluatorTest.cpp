@@ -255,7 +255,8 @@ TEST_CASE("the -O2 graph pipeline preserves the bundled models' outputs") {
 // graph-block-channels' repacked filters, blocked pooling and the layout
 // changes at the region's edges, checked without the kernels.
 TEST_CASE("the blocked layout preserves the nchwc cases' outputs") {
-  for (const char *name : {"kernel_nchwc_block", "kernel_nchwc_concat"})
+  for (const char *name :
+       {"kernel_nchwc_block", "kernel_nchwc_concat", "kernel_nchwc_grouped"})
     checkModelDir(sourcePath(std::string("test/e2e/ops/") + name), 1e-4, 1e-5,
                   {}, /*optLevel=*/2);
 }
