@@ -144,3 +144,27 @@ func.func @grouped(%x: tensor<1x32x4x4xf32>, %y: tensor<1x24x4x4xf32>) -> (tenso
   %2 = graph.conv2d %y, %w6 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x24x4x4xf32>, tensor<24x6x1x1xf32>) -> tensor<1x24x4x4xf32>
   return %1, %2 : tensor<1x32x4x4xf32>, tensor<1x24x4x4xf32>
 }
+
+// -----
+
+// Dead ends leave the region: a depthwise convolution that only a
+// channels-last transpose reads, and an add that reads an NCHW input and
+// is read by nothing blocked, would each cost a reorder for no gain (as in
+// ConvNeXt). The dense convolution stays blocked; one reorder serves both.
+// CHECK-LABEL: func.func @dead_ends
+// CHECK: %[[C:.*]] = graph.conv2d_nchwc
+// CHECK: %[[T:.*]] = graph.transpose %[[C]] {perm = array<i64: 0, 1, 4, 2, 3>}
+// CHECK: %[[R:.*]] = graph.reshape %[[T]]
+// CHECK: %[[D:.*]] = graph.conv2d %[[R]], %{{.*}}groups = 16 : i64
+// CHECK: graph.transpose %[[D]] {perm = array<i64: 0, 2, 3, 1>}
+// CHECK: graph.add %[[R]], %{{.*}} : (tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>)
+// CHECK-NOT: conv2d_nchwc
+func.func @dead_ends(%x: tensor<1x16x4x4xf32>, %y: tensor<1x16x4x4xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x16x4x4xf32>) {
+  %w = graph.constant dense<0.5> : tensor<16x16x1x1xf32>
+  %d = graph.constant dense<0.25> : tensor<16x1x3x3xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x4x4xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x4x4xf32>
+  %1 = graph.conv2d %0, %d {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 16 : i64} : (tensor<1x16x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %2 = graph.transpose %1 {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x16x4x4xf32>) -> tensor<1x4x4x16xf32>
+  %3 = graph.add %0, %y : (tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %2, %3 : tensor<1x4x4x16xf32>, tensor<1x16x4x4xf32>
+}
