@@ -575,7 +575,17 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
         reuseDyingInput(rewriter, generic);
       std::optional<VectorPlan> plan =
           planFor(op, vectorBits, reassociateFPReductions);
-      if (!plan || isVectorTile(op, *plan, plan->lanes))
+      if (!plan) {
+        // Left scalar (a transpose gathers): a large one still runs on
+        // the runtime's threads (the blocked layout's reorders and
+        // Winograd's transposes of ResNet-18 at batch 8 took 8% of a run
+        // and did not speed up with a second thread).
+        OpBuilder::InsertionGuard guard(rewriter);
+        VectorPlan scalar{/*dim=*/~0u, /*lanes=*/1};
+        (void)tileForThreads(rewriter, op, scalar, parallelMinWork);
+        continue;
+      }
+      if (isVectorTile(op, *plan, plan->lanes))
         continue;
       // An op that cannot be tiled stays as it is.
       (void)tileToVectors(rewriter, op, *plan, parallelMinWork);

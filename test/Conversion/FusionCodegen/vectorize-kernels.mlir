@@ -334,3 +334,25 @@ func.func @add_no_threads(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
   }
   return %0 : tensor<6x8xf32>
 }
+
+// -----
+
+// A transpose whose innermost result dim gathers across the input's rows
+// stays scalar; with at least parallel-min-work iterations its outermost
+// dim is still an scf.forall for the runtime's threads (the blocked
+// layout's reorders), and below it stays one loop nest.
+// CHECK-LABEL: func.func @scalar_transpose_threads
+// CHECK-NOT: scf.forall
+// CHECK: linalg.transpose
+// PAR-LABEL: func.func @scalar_transpose_threads
+// PAR: scf.forall (%{{.*}}) in (4)
+// PAR: linalg.transpose {{.*}} permutation = [0, 2, 1]
+// PAR: scf.forall.in_parallel
+func.func @scalar_transpose_threads(%x: tensor<4x16x9xf32>) -> tensor<4x9x16xf32> {
+  %0 = graph.fusion_group "data"(%x) : (tensor<4x16x9xf32>) -> tensor<4x9x16xf32> {
+  ^bb0(%a: tensor<4x16x9xf32>):
+    %1 = graph.transpose %a {perm = array<i64: 0, 2, 1>} : (tensor<4x16x9xf32>) -> tensor<4x9x16xf32>
+    graph.yield %1 : tensor<4x9x16xf32>
+  }
+  return %0 : tensor<4x9x16xf32>
+}
