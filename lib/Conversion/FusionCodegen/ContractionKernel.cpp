@@ -612,8 +612,15 @@ void Emitter::choosePanelGroups() {
   if (bytes(*rows) <= kHalfL2 && bytes(*rows) <= bytes(vec))
     return;
   // A narrow map keeps its rows over the whole map instead (flatOuter):
-  // 7-wide rows of 5 + 2 pixels cost ResNet-50's last downsample 10%.
-  if (p.bounds[*p.mDim] < 2 * p.mr)
+  // 7-wide rows of 5 + 2 pixels cost ResNet-50's last downsample 10%. So
+  // does a map whose rows fill the tiles clearly worse than the whole map
+  // does, when the input is at most twice half of L2 (SqueezeNet's
+  // 512 -> 1000 classifier on a 13x13 map: rows of 5 + 5 + 3).
+  int64_t w = p.bounds[*p.mDim], hw = w * p.bounds[*p.mDim - 1];
+  auto use = [&](int64_t extent) {
+    return double(extent) / double(llvm::alignTo(extent, p.mr));
+  };
+  if (w < 2 * p.mr || (bytes(*rows) <= 2 * kHalfL2 && use(hw) > use(w) + 0.1))
     return;
   // The one outer dim only the panels depend on (output channel blocks).
   auto panelDim = llvm::find_if(levels, [&](const Level &l) {
