@@ -46,11 +46,6 @@ namespace {
 /// padding (a 3-channel image stays NCHW and feeds the plain-input form).
 constexpr int64_t kMinChannels = 8;
 
-bool isF32(Type t) {
-  auto rt = dyn_cast<RankedTensorType>(t);
-  return rt && rt.getElementType().isF32();
-}
-
 /// A 4-D f32 activation with enough channels.
 bool isActivation(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
@@ -168,7 +163,7 @@ private:
   /// 8: ResNeXt's first stages, RegNet), the filter then block-diagonal
   /// with zeros between the groups of a block.
   int64_t blockGroups(Conv2DOp conv) const {
-    int64_t groups = conv.getGroups();
+    int64_t groups = static_cast<int64_t>(conv.getGroups());
     int64_t c = conv.getInput().getType().getDimSize(1),
             o = conv.getType().getDimSize(1);
     if (groups == 1 || (groups == c && groups == o))
@@ -309,8 +304,9 @@ private:
       // [O, C / G, KH, KW] -> [O / B, C / B / G', KH, KW, B, B]: input
       // channel j of output k's group sits at its offset in the group's
       // blocks (G' = G), or in k's own block (G' = blocks).
-      int64_t gwo = o / conv.getGroups();
-      int64_t cg = groups == conv.getGroups() ? ci / block : 1;
+      int64_t convGroups = static_cast<int64_t>(conv.getGroups());
+      int64_t gwo = o / convGroups;
+      int64_t cg = groups == convGroups ? ci / block : 1;
       SmallVector<float> dst(ob * cg * taps * block * block, 0.0f);
       for (int64_t k = 0; k < o; ++k)
         for (int64_t j = 0; j < ci; ++j) {
