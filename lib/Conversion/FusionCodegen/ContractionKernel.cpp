@@ -601,8 +601,9 @@ void Emitter::choosePanelGroups() {
   // in half of L2 together: each input row is then read once per group,
   // from L1, by all of its panels.
   const Access *rows = rowOperand();
+  // Rows along W with H before them (a 2-D matmul's rows have no H).
   if (p.nDim + 1 != p.numParallel || !p.mDim || *p.mDim + 2 != p.numParallel ||
-      !rows)
+      *p.mDim < 1 || !rows)
     return;
   const Access &vec = rows == &p.lhs ? p.rhs : p.lhs;
   auto bytes = [](const Access &a) {
