@@ -165,35 +165,20 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     for (int64_t i = 0; i < par; ++i)
       yExprs.push_back(e(i));
 
-    Value init;
-    if (Value bias = op.getBias()) {
-      // The bias initializes the accumulator.
-      Value b2 = grouped ? splitDim(rewriter, loc, bias, 0, groups) : bias;
-      SmallVector<AffineExpr> biasExprs;
-      if (grouped)
-        biasExprs.push_back(e(1));
-      biasExprs.push_back(e(par - 3));
-      init = broadcastInto(rewriter, loc, b2, accType,
-                           AffineMap::get(par, 0, biasExprs, ctx));
-    } else {
-      init = filledTensor(rewriter, loc, accType,
-                          scalarConstant(rewriter, loc, elt, 0.0));
-    }
-
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xExprs, ctx),
-                                   AffineMap::get(numLoops, 0, wExprs, ctx),
-                                   AffineMap::get(numLoops, 0, yExprs, ctx)};
-    SmallVector<IteratorType> iterators(par, IteratorType::parallel);
-    iterators.append(numReductions, IteratorType::reduction);
-    Value conv =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, ValueRange{x, w}, init, maps, iterators,
-            [](OpBuilder &b, Location l, ValueRange a) {
-              Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
-              linalg::YieldOp::create(
-                  b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
-            })
-            .getResult(0);
+    // The bias initializes the accumulator.
+    Value bias = op.getBias();
+    if (bias && grouped)
+      bias = splitDim(rewriter, loc, bias, 0, groups);
+    SmallVector<AffineExpr> biasExprs;
+    if (grouped)
+      biasExprs.push_back(e(1));
+    biasExprs.push_back(e(par - 3));
+    Value init = accumulatorInit(rewriter, loc, accType, bias,
+                                 AffineMap::get(par, 0, biasExprs, ctx));
+    Value conv = multiplyAccumulate(rewriter, loc, x, w, init,
+                                    {AffineMap::get(numLoops, 0, xExprs, ctx),
+                                     AffineMap::get(numLoops, 0, wExprs, ctx),
+                                     AffineMap::get(numLoops, 0, yExprs, ctx)});
     if (!grouped) {
       rewriter.replaceOp(op, conv);
       return success();
@@ -235,28 +220,15 @@ LogicalResult lowerGrouped(Conv2DNchwcOp op, Value input,
                           wExprs = {g, ob, cb, kh, kw, c, o}, yExprs;
   for (int64_t i = 0; i < 6; ++i)
     yExprs.push_back(e(i));
-  Value init;
-  if (Value bias = op.getBias())
-    init =
-        broadcastInto(rewriter, loc, splitDim(rewriter, loc, bias, 0, groups),
-                      accType, AffineMap::get(6, 0, {g, ob, o}, ctx));
-  else
-    init = filledTensor(rewriter, loc, accType,
-                        scalarConstant(rewriter, loc, elt, 0.0));
-  SmallVector<AffineMap> maps = {AffineMap::get(10, 0, xExprs, ctx),
-                                 AffineMap::get(10, 0, wExprs, ctx),
-                                 AffineMap::get(10, 0, yExprs, ctx)};
-  SmallVector<IteratorType> iterators(6, IteratorType::parallel);
-  iterators.append(4, IteratorType::reduction);
-  Value conv =
-      linalg::GenericOp::create(
-          rewriter, loc, accType, ValueRange{x, w}, init, maps, iterators,
-          [](OpBuilder &b, Location l, ValueRange a) {
-            Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
-            linalg::YieldOp::create(
-                b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
-          })
-          .getResult(0);
+  Value bias = op.getBias();
+  if (bias)
+    bias = splitDim(rewriter, loc, bias, 0, groups);
+  Value init = accumulatorInit(rewriter, loc, accType, bias,
+                               AffineMap::get(6, 0, {g, ob, o}, ctx));
+  Value conv = multiplyAccumulate(rewriter, loc, x, w, init,
+                                  {AffineMap::get(10, 0, xExprs, ctx),
+                                   AffineMap::get(10, 0, wExprs, ctx),
+                                   AffineMap::get(10, 0, yExprs, ctx)});
   rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
       op, outType, conv,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}, {5}});
@@ -307,28 +279,13 @@ struct Conv2DNchwcPattern : OpRewritePattern<Conv2DNchwcOp> {
       wExprs = {ob, cb, kh, kw, c, o};
     }
     SmallVector<AffineExpr> yExprs = {n, ob, oh, ow, o};
-    Value init;
-    if (Value bias = op.getBias())
-      init = broadcastInto(rewriter, loc, bias, outType,
-                           AffineMap::get(5, 0, {ob, o}, ctx));
-    else
-      init = filledTensor(rewriter, loc, outType,
-                          scalarConstant(rewriter, loc, elt, 0.0));
-    SmallVector<AffineMap> maps = {AffineMap::get(numLoops, 0, xExprs, ctx),
-                                   AffineMap::get(numLoops, 0, wExprs, ctx),
-                                   AffineMap::get(numLoops, 0, yExprs, ctx)};
-    SmallVector<IteratorType> iterators(5, IteratorType::parallel);
-    iterators.append(numLoops - 5, IteratorType::reduction);
+    Value init = accumulatorInit(rewriter, loc, outType, op.getBias(),
+                                 AffineMap::get(5, 0, {ob, o}, ctx));
     rewriter.replaceOp(
-        op, linalg::GenericOp::create(
-                rewriter, loc, outType, ValueRange{input, op.getFilter()}, init,
-                maps, iterators,
-                [](OpBuilder &b, Location l, ValueRange a) {
-                  Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
-                  linalg::YieldOp::create(
-                      b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
-                })
-                .getResult(0));
+        op, multiplyAccumulate(rewriter, loc, input, op.getFilter(), init,
+                               {AffineMap::get(numLoops, 0, xExprs, ctx),
+                                AffineMap::get(numLoops, 0, wExprs, ctx),
+                                AffineMap::get(numLoops, 0, yExprs, ctx)}));
     return success();
   }
 };

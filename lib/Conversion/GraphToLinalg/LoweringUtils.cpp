@@ -117,6 +117,30 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
   return generic.getResult(0);
 }
 
+Value accumulatorInit(OpBuilder &b, Location loc, RankedTensorType type,
+                      Value bias, AffineMap biasMap) {
+  if (bias)
+    return broadcastInto(b, loc, bias, type, biasMap);
+  return filledTensor(b, loc, type,
+                      scalarConstant(b, loc, type.getElementType(), 0.0));
+}
+
+Value multiplyAccumulate(OpBuilder &b, Location loc, Value x, Value w,
+                         Value init, ArrayRef<AffineMap> maps) {
+  auto type = cast<RankedTensorType>(init.getType());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  iterators.resize(maps.front().getNumDims(), utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{x, w}, init, maps, iterators,
+             [](OpBuilder &nb, Location l, ValueRange a) {
+               Value prod = arith::MulFOp::create(nb, l, a[0], a[1]);
+               linalg::YieldOp::create(
+                   nb, l, Value(arith::AddFOp::create(nb, l, a[2], prod)));
+             })
+      .getResult(0);
+}
+
 Value broadcastInto(OpBuilder &b, Location loc, Value input,
                     RankedTensorType type, AffineMap map) {
   unsigned rank = type.getRank();
@@ -257,8 +281,7 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value input,
     flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
                                            allInOne(inType.getRank()));
   else if (inType.getRank() == 0)
-    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
-                                         allInOne(0));
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input, allInOne(0));
   if (shape.size() == 1)
     return flat;
   if (shape.empty())

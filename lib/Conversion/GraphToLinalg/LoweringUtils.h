@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - helpers shared by graph->linalg patterns -*- C++ -*-===//
+//===- LoweringUtils.h - helpers shared by graph->linalg patterns -*- C++
+//-*-===//
 //
 // Building blocks for lowering graph ops to linalg on tensors: broadcasting
 // elementwise generics, reductions, reshapes and padding. All patterns build
@@ -64,6 +65,18 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value broadcastInto(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value input, mlir::RankedTensorType type,
                           mlir::AffineMap map);
+
+/// A convolution's initial accumulator: `bias` read through `biasMap`
+/// (over the parallel loops) when there is one, else zeros.
+mlir::Value accumulatorInit(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::RankedTensorType type, mlir::Value bias,
+                            mlir::AffineMap biasMap);
+
+/// acc += x * w as one linalg.generic over `maps` (x, w, acc): the
+/// result's rank parallel loops first, the remaining ones reductions.
+mlir::Value multiplyAccumulate(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value x, mlir::Value w, mlir::Value init,
+                               llvm::ArrayRef<mlir::AffineMap> maps);
 
 /// input / divisor, elementwise (float tensors): means and averages.
 mlir::Value divideByConstant(mlir::OpBuilder &b, mlir::Location loc,

@@ -154,31 +154,14 @@ struct ConvTranspose2DPattern : OpRewritePattern<ConvTranspose2DOp> {
     auto accType =
         RankedTensorType::get({xs[0], fs[1], xs[2], fs[2], xs[3], fs[3]}, elt);
     auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    Value init;
-    if (Value bias = op.getBias()) {
-      init = broadcastInto(rewriter, loc, bias, accType,
-                           AffineMap::get(6, 0, {e(1)}, ctx));
-    } else {
-      init = filledTensor(rewriter, loc, accType,
-                          scalarConstant(rewriter, loc, elt, 0.0));
-    }
+    Value init = accumulatorInit(rewriter, loc, accType, op.getBias(),
+                                 AffineMap::get(6, 0, {e(1)}, ctx));
     // Loops: n, co, h, i, w, j | ci.
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(7, 0, {e(0), e(6), e(2), e(4)}, ctx),
-        AffineMap::get(7, 0, {e(6), e(1), e(3), e(5)}, ctx),
-        AffineMap::get(7, 0, {e(0), e(1), e(2), e(3), e(4), e(5)}, ctx)};
-    SmallVector<IteratorType> iterators(6, IteratorType::parallel);
-    iterators.push_back(IteratorType::reduction);
-    Value acc =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, ValueRange{op.getInput(), op.getFilter()},
-            init, maps, iterators,
-            [](OpBuilder &b, Location l, ValueRange a) {
-              Value prod = arith::MulFOp::create(b, l, a[0], a[1]);
-              linalg::YieldOp::create(
-                  b, l, Value(arith::AddFOp::create(b, l, a[2], prod)));
-            })
-            .getResult(0);
+    Value acc = multiplyAccumulate(
+        rewriter, loc, op.getInput(), op.getFilter(), init,
+        {AffineMap::get(7, 0, {e(0), e(6), e(2), e(4)}, ctx),
+         AffineMap::get(7, 0, {e(6), e(1), e(3), e(5)}, ctx),
+         AffineMap::get(7, 0, {e(0), e(1), e(2), e(3), e(4), e(5)}, ctx)});
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         op, outType, acc,
         SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4, 5}});
