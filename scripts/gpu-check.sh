@@ -42,7 +42,8 @@ prepare() {
       -o "$DIR/e2e/$m.so"
   done
   # Always from scratch: models left by an older compiler would be checked.
-  rm -rf "$DIR/node"
+  rm -rf "$DIR/node" "$DIR/bench"
+  mkdir -p "$DIR/bench"
   $PY "$ROOT/test/onnx/run_node_tests.py" --mlc-bin "$bin" --target cuda \
     --tests "$ROOT/test/onnx/expected_pass.txt" \
     --expected-pass "$ROOT/test/onnx/expected_pass.txt" \
