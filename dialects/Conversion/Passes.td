@@ -206,14 +206,18 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     at least `parallel-min-work` multiply-adds, the outermost tile loop
     with two or more iterations as an scf.forall. Groups whose result is a
     resize with constant tables (or an elementwise epilogue of one) become
-    row loops with vectors along the last dim (ResizeKernel.cpp).
+    row loops with vectors along the last dim (ResizeKernel.cpp). Groups
+    whose result is a blocked Winograd transform (or an elementwise epilogue
+    of the output transform) become loops over whole tiles with vectors
+    along the channel lanes, computed separably (WinogradKernel.cpp).
   }];
   let options = [
     Option<"contractionKernels", "contraction-kernels", "bool",
            /*default=*/"true",
            "Emit matmul/convolution groups as register-blocked vector "
            "kernels (ContractionKernel.cpp), resize groups as row kernels "
-           "(ResizeKernel.cpp)">,
+           "(ResizeKernel.cpp), Winograd transforms as tile kernels "
+           "(WinogradKernel.cpp)">,
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
            "Width of the target's vector registers in bits">,
     Option<"vectorRegisters", "vector-registers", "unsigned",

@@ -285,6 +285,38 @@ def Graph_Conv2DNchwcOp : Graph_Op<"conv2d_nchwc"> {
   }];
 }
 
+def Graph_WinogradInputOp : Graph_Op<"winograd_input"> {
+  let summary = "Winograd F(4x4, 3x3) input transform, blocked layout";
+  let description = [{
+    The input `[N, C / B, 4 * TH + 2, 4 * TW + 2, B]` (blocked channels,
+    already padded so that every 6x6 tile is whole) gives
+    `[36, N, TH, TW, C / B, B]`: entry `xi * 6 + nu` of tile `(th, tw)` is
+    `(B^T d B)[xi][nu]` of the tile `d` whose top left corner is
+    `(4 * th, 4 * tw)`, channel by channel (mlc/Dialect/Graph/Winograd.h).
+    As `[36, N * TH * TW, C]` it is the left operand of the 36 matrix
+    products of a Winograd convolution. Made by graph-winograd-convs from
+    conv2d_nchwc; there is no VJP.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_WinogradOutputOp : Graph_Op<"winograd_output"> {
+  let summary = "Winograd F(4x4, 3x3) output transform, blocked layout";
+  let description = [{
+    The products `[36, N, TH, TW, K / B, B]` give the blocked result
+    `[N, K / B, OH, OW, B]` with `output_size` = `[OH, OW]`: the 4x4 block
+    at `(4 * th, 4 * tw)` is `A^T m A` of tile `(th, tw)`, cut at the map's
+    edge (`4 * TH - 3 <= OH <= 4 * TH`, the same for the width). Made by
+    graph-winograd-convs; there is no VJP.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input,
+                       DenseI64ArrayAttr:$output_size);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_ConvTranspose2DOp : Graph_Op<"conv_transpose2d", [Graph_HasVJP]> {
   let summary = "transposed 2-D convolution with stride equal to the kernel";
   let description = [{

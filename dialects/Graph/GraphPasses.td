@@ -20,12 +20,13 @@ def GraphFormFusionGroups
   let description = [{
     Kernel boundaries as visible IR. Roots are contractions (matmul, conv2d,
     conv_transpose2d), reductions (reduce_*, softmax, log_softmax,
-    layer_norm), pooling and resize. Elementwise consumers of a root's result
+    layer_norm), pooling, resize and the blocked Winograd transforms
+    (winograd_input, winograd_output). Elementwise consumers of a root's result
     join its group while each is the only user of the previous result and
     keeps its shape (none join conv_transpose2d, whose result is a reshaped
     view of its contraction); elementwise producers whose only user is in a
-    reduction, pooling or elementwise group join it (not contraction or
-    resize operands, which would be recomputed per tile or per tap).
+    reduction, pooling or elementwise group join it (not contraction, resize
+    or Winograd operands, which would be recomputed per tile or per tap).
     Remaining elementwise ops (broadcast_to among them) form chains the same
     way; data movement and scan-like ops (transpose, concat, gather,
     gather_elements, pad, cumsum, argmax, argmin) are single-op groups;

@@ -52,13 +52,15 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   // MLC-PIPELINE: constant folding
   p += "graph-fold-constants,";
   // After folding: the filters (batch norm folded in) are constants.
-  if (o.inference && o.winograd)
-    p += "graph-winograd-convs,";
   // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
   // room for 2 vectors of 5 rows).
   if (o.inference && o.nchwc && o.device == "cpu")
     p += "graph-block-channels{block=" +
          std::to_string(std::max(16u, o.vectorBits / 32)) + "},";
+  // After blocking, so that blocked 3x3 convolutions take the blocked
+  // Winograd form (no layout change around them).
+  if (o.inference && o.winograd)
+    p += "graph-winograd-convs,";
   p += "canonicalize,cse,";
   // MLC-PIPELINE: fusion
   p += "func.func(graph-form-fusion-groups),";

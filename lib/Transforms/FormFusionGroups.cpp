@@ -29,6 +29,7 @@ enum class Role {
   Reduction,
   Pool,
   Resize,
+  Winograd,
   Elementwise,
   Data,
   None
@@ -39,6 +40,8 @@ Role roleOf(Operation *op) {
     return Role::Contraction;
   if (isa<ResizeOp>(op))
     return Role::Resize;
+  if (isa<WinogradInputOp, WinogradOutputOp>(op))
+    return Role::Winograd;
   if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
           SoftmaxOp, LogSoftmaxOp, LayerNormOp>(op))
     return Role::Reduction;
@@ -67,6 +70,8 @@ StringRef kindName(Role role) {
     return "pool";
   case Role::Resize:
     return "resize";
+  case Role::Winograd:
+    return "winograd";
   case Role::Elementwise:
     return "elementwise";
   case Role::Data:
@@ -95,7 +100,7 @@ public:
     for (Operation *op : ops) {
       Role r = roleOf(op);
       if (r == Role::Contraction || r == Role::Reduction || r == Role::Pool ||
-          r == Role::Resize)
+          r == Role::Resize || r == Role::Winograd)
         grow(newGroup(op, r));
     }
     for (Operation *op : ops)
@@ -163,8 +168,10 @@ private:
     }
     // Producers: single-use elementwise values feeding the group. Contraction
     // operands are excluded: a tiled contraction would recompute them; so
-    // is a resize's input, read once per tap.
-    if (groups[g].role == Role::Contraction || groups[g].role == Role::Resize)
+    // is a resize's input, read once per tap, and a Winograd transform's
+    // (36 reads per element).
+    if (groups[g].role == Role::Contraction || groups[g].role == Role::Resize ||
+        groups[g].role == Role::Winograd)
       return;
     SmallVector<Operation *> worklist(groups[g].ops.begin(),
                                       groups[g].ops.end());

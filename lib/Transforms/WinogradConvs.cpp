@@ -16,6 +16,7 @@
 
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/Winograd.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/IR/Matchers.h"
@@ -32,24 +33,7 @@ using namespace mlc::graph;
 
 namespace {
 
-constexpr int64_t kTile = 4;          // output tile m
-constexpr int64_t kAlpha = kTile + 2; // input tile m + r - 1
-constexpr int64_t kPoints = kAlpha * kAlpha;
-
-// F(4, 3) with interpolation points 0, 1, -1, 2, -2 and infinity.
-constexpr double kBT[kAlpha][kAlpha] = {
-    {4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
-    {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
-constexpr double kG[kAlpha][3] = {{1.0 / 4, 0, 0},
-                                  {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                  {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                  {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                  {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                  {0, 0, 1}};
-constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 1, 1, 0},
-                                       {0, 1, -1, 2, -2, 0},
-                                       {0, 1, 1, 4, 4, 0},
-                                       {0, 1, -1, 8, -8, 1}};
+using namespace mlc::graph::winograd;
 
 Value constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
                ArrayRef<float> values, StringRef name) {
@@ -86,26 +70,53 @@ Value outputMatrix(PatternRewriter &b, Location loc) {
                   "winograd_out");
 }
 
-/// U[xi * 6 + nu, k, c] = (G w[k, c] G^T)[xi, nu], in double precision.
+/// (G g G^T)[xi][nu] of the 3x3 filter tap(s), s = kh * 3 + kw, in double
+/// precision, handed to put(xi * 6 + nu, value).
+template <typename Tap, typename Put> void transformFilter(Tap tap, Put put) {
+  double gw[kAlpha][3]; // G g
+  for (int64_t xi = 0; xi < kAlpha; ++xi)
+    for (int64_t s = 0; s < 3; ++s)
+      gw[xi][s] =
+          kG[xi][0] * tap(s) + kG[xi][1] * tap(3 + s) + kG[xi][2] * tap(6 + s);
+  for (int64_t xi = 0; xi < kAlpha; ++xi)
+    for (int64_t nu = 0; nu < kAlpha; ++nu)
+      put(xi * kAlpha + nu,
+          float(gw[xi][0] * kG[nu][0] + gw[xi][1] * kG[nu][1] +
+                gw[xi][2] * kG[nu][2]));
+}
+
+/// U[xi * 6 + nu, k, c] = (G w[k, c] G^T)[xi, nu] of an NCHW filter.
 Value transformedFilter(PatternRewriter &b, Location loc, const HostTensor &w) {
   int64_t k = w.getShape()[0], c = w.getShape()[1];
   ArrayRef<float> wv = w.values<float>();
   SmallVector<float> u(kPoints * k * c);
   for (int64_t ko = 0; ko < k; ++ko)
-    for (int64_t ci = 0; ci < c; ++ci) {
-      const float *g = &wv[(ko * c + ci) * 9];
-      double gw[kAlpha][3]; // G g
-      for (int64_t xi = 0; xi < kAlpha; ++xi)
-        for (int64_t s = 0; s < 3; ++s)
-          gw[xi][s] =
-              kG[xi][0] * g[s] + kG[xi][1] * g[3 + s] + kG[xi][2] * g[6 + s];
-      for (int64_t xi = 0; xi < kAlpha; ++xi)
-        for (int64_t nu = 0; nu < kAlpha; ++nu)
-          u[((xi * kAlpha + nu) * k + ko) * c + ci] =
-              float(gw[xi][0] * kG[nu][0] + gw[xi][1] * kG[nu][1] +
-                    gw[xi][2] * kG[nu][2]);
-    }
+    for (int64_t ci = 0; ci < c; ++ci)
+      transformFilter(
+          [&](int64_t s) { return wv[(ko * c + ci) * 9 + s]; },
+          [&](int64_t p, float v) { u[(p * k + ko) * c + ci] = v; });
   return constant(b, loc, {kPoints, k, c}, u, "winograd_filter");
+}
+
+/// U[xi * 6 + nu, c, k] of a blocked filter [K/B, C/B, 3, 3, B, B] (input
+/// lane, then output lane): the right operand of [36, tiles, C] x [36, C, K].
+Value transformedBlockedFilter(PatternRewriter &b, Location loc,
+                               const HostTensor &w) {
+  ArrayRef<int64_t> ws = w.getShape();
+  int64_t kb = ws[0], cb = ws[1], blk = ws[5], k = kb * blk, c = cb * blk;
+  ArrayRef<float> wv = w.values<float>();
+  SmallVector<float> u(kPoints * c * k);
+  for (int64_t ko = 0; ko < k; ++ko)
+    for (int64_t ci = 0; ci < c; ++ci) {
+      auto tap = [&](int64_t s) {
+        return wv[((((ko / blk) * cb + ci / blk) * 9 + s) * blk + ci % blk) *
+                      blk +
+                  ko % blk];
+      };
+      transformFilter(
+          tap, [&](int64_t p, float v) { u[(p * c + ci) * k + ko] = v; });
+    }
+  return constant(b, loc, {kPoints, c, k}, u, "winograd_filter");
 }
 
 struct WinogradConv : OpRewritePattern<Conv2DOp> {
@@ -189,14 +200,80 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
   int64_t minIn, minOut, minTiles;
 };
 
+/// The blocked form (conv2d_nchwc [N, C/B, H, W, B], one group): the
+/// transforms are kernels of their own (graph.winograd_input/_output) with
+/// vectors along the channel lanes, and the products put the output
+/// channels along the columns, [36, tiles, C] x [36, C, K], so that every
+/// operand keeps its channels contiguous and no transpose is needed.
+struct WinogradBlockedConv : OpRewritePattern<Conv2DNchwcOp> {
+  WinogradBlockedConv(MLIRContext *ctx, int64_t minIn, int64_t minOut,
+                      int64_t minTiles)
+      : OpRewritePattern(ctx), minIn(minIn), minOut(minOut),
+        minTiles(minTiles) {}
+
+  LogicalResult matchAndRewrite(Conv2DNchwcOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType outType = op.getType();
+    auto inType = op.getInput().getType();
+    auto wType = op.getFilter().getType();
+    if (!outType.getElementType().isF32() || op.getGroups() != 1 ||
+        op.isDepthwise() || op.hasPlainInput() || wType.getDimSize(2) != 3 ||
+        wType.getDimSize(3) != 3 ||
+        llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
+        llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+      return failure();
+    ElementsAttr wAttr;
+    if (!matchPattern(op.getFilter(), m_Constant(&wAttr)))
+      return failure();
+    ArrayRef<int64_t> in = inType.getShape(), out = outType.getShape();
+    int64_t n = in[0], cb = in[1], h = in[2], w = in[3], blk = in[4];
+    int64_t kb = out[1], oh = out[2], ow = out[3];
+    int64_t th = llvm::divideCeil(oh, kTile), tw = llvm::divideCeil(ow, kTile);
+    if (cb * blk < minIn || kb * blk < minOut || n * th * tw < minTiles)
+      return failure();
+    FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
+    if (failed(filter))
+      return failure();
+
+    Location loc = op.getLoc();
+    auto p = op.getPads();
+    int64_t padBottom = kTile * th + 2 - h - p[0];
+    int64_t padRight = kTile * tw + 2 - w - p[1];
+    Value x = op.getInput();
+    if (p[0] || p[1] || padBottom || padRight)
+      x = PadOp::create(
+          rewriter, loc, x,
+          rewriter.getDenseI64ArrayAttr(
+              {0, 0, p[0], p[1], 0, 0, 0, padBottom, padRight, 0}),
+          rewriter.getF64FloatAttr(0));
+    Value v = WinogradInputOp::create(rewriter, loc, x);
+    v = ReshapeOp::create(rewriter, loc, v,
+                          ArrayRef<int64_t>{kPoints, n * th * tw, cb * blk});
+    Value m = MatMulOp::create(
+        rewriter, loc, v, transformedBlockedFilter(rewriter, loc, *filter));
+    m = ReshapeOp::create(rewriter, loc, m,
+                          ArrayRef<int64_t>{kPoints, n, th, tw, kb, blk});
+    Value y = WinogradOutputOp::create(rewriter, loc, m,
+                                       rewriter.getDenseI64ArrayAttr({oh, ow}));
+    if (Value bias = op.getBias())
+      y = AddOp::create(rewriter, loc, y,
+                        ReshapeOp::create(rewriter, loc, bias,
+                                          ArrayRef<int64_t>{1, kb, 1, 1, blk}));
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+
+  int64_t minIn, minOut, minTiles;
+};
+
 struct GraphWinogradConvs
     : mlc::graph::impl::GraphWinogradConvsBase<GraphWinogradConvs> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WinogradConv>(&getContext(), minInChannels, minOutChannels,
-                               minTiles);
+    patterns.add<WinogradConv, WinogradBlockedConv>(
+        &getContext(), minInChannels, minOutChannels, minTiles);
     GreedyRewriteConfig config;
     config.enableFolding(false).enableConstantCSE(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

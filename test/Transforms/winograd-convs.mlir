@@ -101,3 +101,52 @@ func.func @thresholds(%x: tensor<1x32x16x16xf32>, %x31: tensor<1x31x16x16xf32>, 
   %d = graph.conv2d %x12, %w {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x12x16xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x12x16xf32>
   return %a, %b, %c, %d : tensor<1x64x16x16xf32>, tensor<1x64x16x16xf32>, tensor<1x63x16x16xf32>, tensor<1x64x12x16xf32>
 }
+
+// -----
+
+// The blocked form (after graph-block-channels): a 6x7 output on blocks of
+// 8 lanes. The input is padded to whole 6x6 tiles (10x10), transformed into
+// [36, N, TH, TW, C/B, B], the products take the output channels as columns
+// ([36, tiles, C] x [36, C, K]), and the output transform cuts the 8x8
+// tiles to 6x7 itself: no transposes and no slice. The bias is a blocked
+// add.
+// CHECK-LABEL: func.func @blocked
+// CHECK-SAME: (%[[X:.*]]: tensor<1x2x6x7x8xf32>)
+// CHECK: %[[P:.*]] = graph.pad %[[X]] {pads = array<i64: 0, 0, 1, 1, 0, 0, 0, 3, 2, 0>, value = 0.000000e+00 : f64} : (tensor<1x2x6x7x8xf32>) -> tensor<1x2x10x10x8xf32>
+// CHECK: %[[V:.*]] = graph.winograd_input %[[P]] : (tensor<1x2x10x10x8xf32>) -> tensor<36x1x2x2x2x8xf32>
+// CHECK: %[[V1:.*]] = graph.reshape %[[V]] {shape = array<i64: 36, 4, 16>}
+// CHECK: %[[U:.*]] = graph.constant dense_resource<winograd_filter{{.*}}> : tensor<36x16x24xf32>
+// CHECK: %[[M:.*]] = graph.matmul %[[V1]], %[[U]] : (tensor<36x4x16xf32>, tensor<36x16x24xf32>) -> tensor<36x4x24xf32>
+// CHECK: %[[M1:.*]] = graph.reshape %[[M]] {shape = array<i64: 36, 1, 2, 2, 3, 8>}
+// CHECK: %[[Y:.*]] = graph.winograd_output %[[M1]] {output_size = array<i64: 6, 7>} : (tensor<36x1x2x2x3x8xf32>) -> tensor<1x3x6x7x8xf32>
+// CHECK: %[[BR:.*]] = graph.reshape %{{.*}} {shape = array<i64: 1, 3, 1, 1, 8>}
+// CHECK: %[[R:.*]] = graph.add %[[Y]], %[[BR]]
+// CHECK: return %[[R]]
+// DEFAULTS-LABEL: func.func @blocked
+// DEFAULTS: graph.conv2d_nchwc
+// DEFAULTS-NOT: graph.winograd_input
+func.func @blocked(%x: tensor<1x2x6x7x8xf32>) -> tensor<1x3x6x7x8xf32> {
+  %w = graph.constant dense<0.5> : tensor<3x2x3x3x8x8xf32>
+  %b = graph.constant dense<0.1> : tensor<3x8xf32>
+  %y = graph.conv2d_nchwc %x, %w, %b {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x6x7x8xf32>, tensor<3x2x3x3x8x8xf32>, tensor<3x8xf32>) -> tensor<1x3x6x7x8xf32>
+  return %y : tensor<1x3x6x7x8xf32>
+}
+
+// -----
+
+// Blocked convolutions that are not dense 3x3 stride 1 with a constant
+// filter (depthwise, grouped, strided, a filter argument) are left alone.
+// CHECK-LABEL: func.func @blocked_not_winograd
+// CHECK-NOT: graph.winograd_input
+// CHECK-COUNT-4: graph.conv2d_nchwc
+// CHECK-NOT: graph.winograd_input
+func.func @blocked_not_winograd(%x: tensor<1x2x8x8x8xf32>, %wv: tensor<2x2x3x3x8x8xf32>) -> (tensor<1x2x8x8x8xf32>, tensor<1x2x8x8x8xf32>, tensor<1x2x4x4x8xf32>, tensor<1x2x8x8x8xf32>) {
+  %wd = graph.constant dense<1.0> : tensor<2x3x3x8xf32>
+  %wg = graph.constant dense<1.0> : tensor<2x1x3x3x8x8xf32>
+  %w = graph.constant dense<1.0> : tensor<2x2x3x3x8x8xf32>
+  %d = graph.conv2d_nchwc %x, %wd {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x8x8x8xf32>, tensor<2x3x3x8xf32>) -> tensor<1x2x8x8x8xf32>
+  %g = graph.conv2d_nchwc %x, %wg {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x8x8x8xf32>, tensor<2x1x3x3x8x8xf32>) -> tensor<1x2x8x8x8xf32>
+  %s = graph.conv2d_nchwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x4x4x8xf32>
+  %v = graph.conv2d_nchwc %x, %wv {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x8x8x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x8x8xf32>
+  return %d, %g, %s, %v : tensor<1x2x8x8x8xf32>, tensor<1x2x8x8x8xf32>, tensor<1x2x4x4x8xf32>, tensor<1x2x8x8x8xf32>
+}

@@ -111,6 +111,13 @@ mlir::FailureOr<bool> emitResizeKernel(mlir::RewriterBase &rewriter,
                                        graph::FusionGroupOp group,
                                        const KernelOptions &options);
 
+/// Winograd transform (a marked generic of graph.winograd_input/_output,
+/// f32) with, for the output transform, an optional elementwise epilogue:
+/// whole tiles computed separably on vectors of channel lanes.
+mlir::FailureOr<bool> emitWinogradKernel(mlir::RewriterBase &rewriter,
+                                         graph::FusionGroupOp group,
+                                         const KernelOptions &options);
+
 } // namespace mlc::codegen
 
 #endif

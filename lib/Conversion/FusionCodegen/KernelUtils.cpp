@@ -2,6 +2,7 @@
 
 #include "KernelSchedules.h"
 #include "mlc/Conversion/ResizeGeneric.h"
+#include "mlc/Conversion/WinogradGeneric.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -59,12 +60,13 @@ void mlc::codegen::inlineGroup(RewriterBase &rewriter,
 FrozenRewritePatternSet
 mlc::codegen::singleUseElementwiseFusion(MLIRContext *ctx) {
   RewritePatternSet fusion(ctx);
-  // A resize stays an op of its own: its kernel takes the consumers as an
-  // epilogue (ResizeKernel.cpp).
+  // A resize or a Winograd transform stays an op of its own: its kernel
+  // takes the consumers as an epilogue (ResizeKernel.cpp, WinogradKernel.cpp).
   linalg::populateElementwiseOpsFusionPatterns(fusion, [](OpOperand *operand) {
     Operation *producer = operand->get().getDefiningOp();
     return operand->get().hasOneUse() &&
-           !(producer && producer->hasAttr(mlc::lowering::kResizeAxesAttr));
+           !(producer && (producer->hasAttr(mlc::lowering::kResizeAxesAttr) ||
+                          producer->hasAttr(mlc::lowering::kWinogradAttr)));
   });
   // A grouped convolution is computed as [N, G, O/G, OH, OW] and collapsed
   // to [N, O, OH, OW]; its elementwise epilogue moves above the collapse

@@ -138,6 +138,8 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
               : FailureOr<bool>(false);
       if (succeeded(kernel) && !*kernel && contractionKernels)
         kernel = mlc::codegen::emitResizeKernel(rewriter, group, kernelOpts);
+      if (succeeded(kernel) && !*kernel && contractionKernels)
+        kernel = mlc::codegen::emitWinogradKernel(rewriter, group, kernelOpts);
       if (failed(kernel) ||
           (!*kernel &&
            failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))

@@ -35,6 +35,7 @@ struct ConvertGraphToLinalg
     mlc::lowering::populateNormalizationPatterns(patterns);
     mlc::lowering::populateDataMovementPatterns(patterns);
     mlc::lowering::populateUpsamplingPatterns(patterns);
+    mlc::lowering::populateWinogradPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

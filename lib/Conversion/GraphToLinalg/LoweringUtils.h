@@ -117,6 +117,7 @@ void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateUpsamplingPatterns(mlir::RewritePatternSet &patterns);
+void populateWinogradPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc::lowering
 

@@ -1,12 +1,14 @@
 //===- EvaluateBlocked.cpp - reference kernels of the blocked layout ------===//
 //
 // graph.conv2d_nchwc on host tensors, summing in the lowering's loop order
-// (the bias, then the reduction loops outermost to innermost), and the
-// layout moves for the blocked pooling ops.
+// (the bias, then the reduction loops outermost to innermost), the
+// blocked Winograd transforms (in the CPU kernel's order, Winograd.h), and
+// the layout moves for the blocked pooling ops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EvaluateBlocked.h"
+#include "mlc/Dialect/Graph/Winograd.h"
 
 using namespace mlir;
 using namespace mlc::graph;
@@ -98,5 +100,77 @@ HostTensor mlc::graph::blockChannels(const HostTensor &x, int64_t block) {
     for (int64_t p = 0; p < hw; ++p)
       for (int64_t l = 0; l < block; ++l)
         dst[(i * hw + p) * block + l] = src[(i * block + l) * hw + p];
+  return out;
+}
+
+namespace {
+/// Scalar arithmetic for the shared Winograd transforms.
+struct FloatOps {
+  float mul(double c, float x) { return float(c) * x; }
+  float add(float a, float b) { return a + b; }
+  float sub(float a, float b) { return a - b; }
+  float neg(float a) { return -a; }
+};
+} // namespace
+
+HostTensor mlc::graph::evaluateWinogradInput(const HostTensor &x,
+                                             ArrayRef<int64_t> outShape) {
+  using namespace winograd;
+  ArrayRef<int64_t> xs = x.getShape();
+  int64_t batch = xs[0], cb = xs[1], h = xs[2], w = xs[3], blk = xs[4];
+  int64_t th = outShape[2], tw = outShape[3];
+  ArrayRef<float> xv = x.values<float>();
+  HostTensor out(ElementKind::F32, outShape);
+  MutableArrayRef<float> dst = out.values<float>();
+  int64_t plane = batch * th * tw * cb * blk; // one of the 36 points
+  FloatOps ops;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t y = 0; y < th; ++y)
+      for (int64_t z = 0; z < tw; ++z)
+        for (int64_t c = 0; c < cb; ++c)
+          for (int64_t l = 0; l < blk; ++l) {
+            auto d = [&](int64_t i, int64_t j) {
+              return xv[(((n * cb + c) * h + 4 * y + i) * w + 4 * z + j) * blk +
+                        l];
+            };
+            int64_t at = (((n * th + y) * tw + z) * cb + c) * blk + l;
+            inputTile<float>(
+                d,
+                [&](int64_t xi, int64_t nu, float v) {
+                  dst[(xi * kAlpha + nu) * plane + at] = v;
+                },
+                ops);
+          }
+  return out;
+}
+
+HostTensor mlc::graph::evaluateWinogradOutput(const HostTensor &m,
+                                              ArrayRef<int64_t> outShape) {
+  using namespace winograd;
+  ArrayRef<int64_t> ms = m.getShape();
+  int64_t batch = ms[1], th = ms[2], tw = ms[3], kb = ms[4], blk = ms[5];
+  int64_t oh = outShape[2], ow = outShape[3];
+  ArrayRef<float> mv = m.values<float>();
+  HostTensor out(ElementKind::F32, outShape);
+  MutableArrayRef<float> dst = out.values<float>();
+  int64_t plane = batch * th * tw * kb * blk;
+  FloatOps ops;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t y = 0; y < th; ++y)
+      for (int64_t z = 0; z < tw; ++z)
+        for (int64_t k = 0; k < kb; ++k)
+          for (int64_t l = 0; l < blk; ++l) {
+            int64_t at = (((n * th + y) * tw + z) * kb + k) * blk + l;
+            outputTile<float>(
+                [&](int64_t xi, int64_t nu) {
+                  return mv[(xi * kAlpha + nu) * plane + at];
+                },
+                [&](int64_t a, int64_t b, float v) {
+                  dst[(((n * kb + k) * oh + 4 * y + a) * ow + 4 * z + b) * blk +
+                      l] = v;
+                },
+                std::min<int64_t>(4, oh - 4 * y),
+                std::min<int64_t>(4, ow - 4 * z), ops);
+          }
   return out;
 }

@@ -1,9 +1,9 @@
-//===- EvaluateBlocked.h - reference kernels of the blocked layout -*- C++
-//-*-===//
+//===- EvaluateBlocked.h - reference kernels of the blocked layout -*- C++ -*-//
 //
-// The evaluator's graph.conv2d_nchwc, and the moves between the blocked
-// layout [N, C / B, H, W, B] and NCHW [N, C, H, W] with which it evaluates
-// the blocked pooling ops (EvaluateBlocked.cpp).
+// The evaluator's graph.conv2d_nchwc, the blocked Winograd transforms, and
+// the moves between the blocked layout [N, C / B, H, W, B] and NCHW
+// [N, C, H, W] with which it evaluates the blocked pooling ops
+// (EvaluateBlocked.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef MLC_LIB_DIALECT_GRAPH_EVALUATEBLOCKED_H
@@ -18,6 +18,13 @@ namespace mlc::graph {
 /// lowering's order.
 HostTensor evaluateConv2DNchwc(Conv2DNchwcOp op, llvm::ArrayRef<HostTensor> in,
                                llvm::ArrayRef<int64_t> outShape);
+
+/// graph.winograd_input / graph.winograd_output (f32), in the CPU kernel's
+/// order of operations.
+HostTensor evaluateWinogradInput(const HostTensor &x,
+                                 llvm::ArrayRef<int64_t> outShape);
+HostTensor evaluateWinogradOutput(const HostTensor &m,
+                                  llvm::ArrayRef<int64_t> outShape);
 
 /// [N, C / B, H, W, B] -> [N, C, H, W] with C = C / B * B, and back.
 HostTensor unblockChannels(const HostTensor &x);

@@ -1228,6 +1228,11 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](MatMulOp) { return matmul(in[0], in[1], shape); })
       .Case([&](Conv2DOp c) { return conv2d(c, in, shape); })
       .Case([&](Conv2DNchwcOp c) { return evaluateConv2DNchwc(c, in, shape); })
+      .Case(
+          [&](WinogradInputOp) { return evaluateWinogradInput(in[0], shape); })
+      .Case([&](WinogradOutputOp) {
+        return evaluateWinogradOutput(in[0], shape);
+      })
       .Case([&](MaxPool2DOp m) {
         return pool(in[0], shape, m.getKernel(), m.getStrides(), m.getPads(),
                     m.getDilations(), /*isMax=*/true);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/Winograd.h"
 
 using namespace mlir;
 
@@ -39,6 +40,27 @@ int64_t estimateFlops(Operation *op) {
   if (auto conv = dyn_cast<ConvTranspose2DOp>(op)) {
     auto w = conv.getFilter().getType().getShape();
     return 2 * elements(conv.getInput().getType()) * w[1] * w[2] * w[3];
+  }
+  // The transforms' multiplies and adds per tile and channel (Winograd.h).
+  if (isa<WinogradInputOp, WinogradOutputOp>(op)) {
+    struct Count {
+      int64_t ops = 0;
+      int mul(double, int) { return ++ops, 0; }
+      int add(int, int) { return ++ops, 0; }
+      int sub(int, int) { return ++ops, 0; }
+      int neg(int) { return ++ops, 0; }
+    } count;
+    auto none = [](auto...) { return 0; };
+    auto m = cast<ShapedType>(op->getOperand(0).getType()).getShape();
+    if (isa<WinogradInputOp>(op)) {
+      winograd::inputTile<int>(
+          none, [](auto...) {}, count);
+      return count.ops * elements(op->getResult(0).getType()) /
+             winograd::kPoints;
+    }
+    winograd::outputTile<int>(
+        none, [](auto...) {}, 4, 4, count);
+    return count.ops * (elements(op->getOperand(0).getType()) / m[0]);
   }
   // A multiply and an add per combination of taps.
   if (auto resize = dyn_cast<ResizeOp>(op)) {

@@ -77,3 +77,46 @@ LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
                                           types[0].getElementType()));
   return success();
 }
+
+LogicalResult
+WinogradInputOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)))
+    return failure();
+  ArrayRef<int64_t> in = types[0].getShape();
+  if (in.size() != 5 || in[2] < 6 || in[3] < 6 || (in[2] - 2) % 4 != 0 ||
+      (in[3] - 2) % 4 != 0)
+    return fail(loc, "winograd_input takes a blocked input [N, C/B, 4*TH+2, "
+                     "4*TW+2, B] of whole 6x6 tiles, got " +
+                         typeStr(types[0]));
+  results.push_back(RankedTensorType::get(
+      {36, in[0], (in[2] - 2) / 4, (in[3] - 2) / 4, in[1], in[4]},
+      types[0].getElementType()));
+  return success();
+}
+
+LogicalResult
+WinogradOutputOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                   Adaptor adaptor,
+                                   SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  auto sizeA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, output_size);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(requireAttr(loc, sizeA, "output_size")))
+    return failure();
+  ArrayRef<int64_t> in = types[0].getShape(), size = sizeA.asArrayRef();
+  if (in.size() != 6 || in[0] != 36)
+    return fail(loc, "winograd_output takes products [36, N, TH, TW, K/B, "
+                     "B], got " +
+                         typeStr(types[0]));
+  if (size.size() != 2 || size[0] > 4 * in[2] || size[0] <= 4 * in[2] - 4 ||
+      size[1] > 4 * in[3] || size[1] <= 4 * in[3] - 4)
+    return fail(loc, "winograd_output output_size " + shapeStr(size) +
+                         " does not fit " + Twine(in[2]) + "x" + Twine(in[3]) +
+                         " tiles of 4x4");
+  results.push_back(RankedTensorType::get(
+      {in[1], in[4], size[0], size[1], in[5]}, types[0].getElementType()));
+  return success();
+}
