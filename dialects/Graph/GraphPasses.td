@@ -111,6 +111,15 @@ def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
     channels the transforms cost more than the product saves, and with few
     tiles the 4x larger filter is read for too little work (the defaults
     are measured: docs/compiler.md). Inference only.
+
+    A conv2d_nchwc in the blocked layout (after graph-block-channels, one
+    group, blocked input) becomes graph.winograd_input on the input padded
+    to whole tiles, 36 products [36, tiles, C] x [36, C, K] (the output
+    channels as columns: every operand keeps its channels contiguous, no
+    transposes), graph.winograd_output cut to the output size, and the
+    bias. Its transforms are vector kernels over whole tiles, so they cost
+    less than the NCHW form's and the thresholds are lower
+    (`min-in-channels-blocked`, `min-out-channels-blocked`, padded counts).
   }];
   let options = [
     Option<"minInChannels", "min-in-channels", "int64_t", /*default=*/"32",
@@ -118,7 +127,13 @@ def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
     Option<"minOutChannels", "min-out-channels", "int64_t", /*default=*/"64",
            "Fewest output channels">,
     Option<"minTiles", "min-tiles", "int64_t", /*default=*/"16",
-           "Fewest 4x4 output tiles (over the batch)">
+           "Fewest 4x4 output tiles (over the batch)">,
+    Option<"minInChannelsBlocked", "min-in-channels-blocked", "int64_t",
+           /*default=*/"16",
+           "Fewest input channels of a blocked conv2d_nchwc (padded)">,
+    Option<"minOutChannelsBlocked", "min-out-channels-blocked", "int64_t",
+           /*default=*/"32",
+           "Fewest output channels of a blocked conv2d_nchwc (padded)">
   ];
 }
 

@@ -272,8 +272,10 @@ struct GraphWinogradConvs
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WinogradConv, WinogradBlockedConv>(
-        &getContext(), minInChannels, minOutChannels, minTiles);
+    patterns.add<WinogradConv>(&getContext(), minInChannels, minOutChannels,
+                               minTiles);
+    patterns.add<WinogradBlockedConv>(&getContext(), minInChannelsBlocked,
+                                      minOutChannelsBlocked, minTiles);
     GreedyRewriteConfig config;
     config.enableFolding(false).enableConstantCSE(false);
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);

@@ -3,7 +3,7 @@
 // channel), 36 matrix products with the transformed filter, the output
 // transform (a [16, 36] matrix product), the tiles put back, a slice to the
 // output size and the bias.
-// RUN: mlc-opt %s --split-input-file --graph-winograd-convs="min-in-channels=1 min-out-channels=1 min-tiles=1" | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --graph-winograd-convs="min-in-channels=1 min-out-channels=1 min-tiles=1 min-in-channels-blocked=1 min-out-channels-blocked=1" | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --graph-winograd-convs | FileCheck %s --check-prefix=DEFAULTS
 
 // A 6x7 output: 2x2 tiles of 4x4, so the input is padded to 10x10 (1 row
@@ -149,4 +149,23 @@ func.func @blocked_not_winograd(%x: tensor<1x2x8x8x8xf32>, %wv: tensor<2x2x3x3x8
   %s = graph.conv2d_nchwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x4x4x8xf32>
   %v = graph.conv2d_nchwc %x, %wv {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x8x8x8xf32>, tensor<2x2x3x3x8x8xf32>) -> tensor<1x2x8x8x8xf32>
   return %d, %g, %s, %v : tensor<1x2x8x8x8xf32>, tensor<1x2x8x8x8xf32>, tensor<1x2x4x4x8xf32>, tensor<1x2x8x8x8xf32>
+}
+
+// -----
+
+// The blocked form's own thresholds: 16 input and 32 output channels
+// (padded counts) are enough; 16 -> 16 is not.
+// CHECK-LABEL: func.func @blocked_thresholds
+// CHECK-COUNT-2: graph.winograd_input
+// DEFAULTS-LABEL: func.func @blocked_thresholds
+// DEFAULTS: graph.winograd_input {{.*}} -> tensor<36x1x4x4x1x16xf32>
+// DEFAULTS: graph.winograd_output {{.*}} -> tensor<1x2x16x16x16xf32>
+// DEFAULTS: graph.conv2d_nchwc
+// DEFAULTS-NOT: graph.winograd_input
+func.func @blocked_thresholds(%x: tensor<1x1x16x16x16xf32>) -> (tensor<1x2x16x16x16xf32>, tensor<1x1x16x16x16xf32>) {
+  %w = graph.constant dense<0.5> : tensor<2x1x3x3x16x16xf32>
+  %w1 = graph.constant dense<0.5> : tensor<1x1x3x3x16x16xf32>
+  %a = graph.conv2d_nchwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x16x16x16xf32>, tensor<2x1x3x3x16x16xf32>) -> tensor<1x2x16x16x16xf32>
+  %b = graph.conv2d_nchwc %x, %w1 {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x1x16x16x16xf32>, tensor<1x1x3x3x16x16xf32>) -> tensor<1x1x16x16x16xf32>
+  return %a, %b : tensor<1x2x16x16x16xf32>, tensor<1x1x16x16x16xf32>
 }

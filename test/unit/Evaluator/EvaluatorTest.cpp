@@ -316,9 +316,10 @@ TEST_CASE("blocked Winograd transforms compute the blocked convolution") {
   REQUIRE(succeeded(direct));
 
   PassManager pm(&c.ctx);
-  pm.addPass(createGraphWinogradConvs(
-      GraphWinogradConvsOptions{/*minInChannels=*/1, /*minOutChannels=*/1,
-                                /*minTiles=*/1}));
+  GraphWinogradConvsOptions options;
+  options.minTiles = options.minInChannelsBlocked =
+      options.minOutChannelsBlocked = 1;
+  pm.addPass(createGraphWinogradConvs(options));
   REQUIRE(succeeded(pm.run(*module)));
   int transforms = 0;
   f.walk([&](Operation *op) {
