@@ -114,7 +114,8 @@ private:
 
   /// Drops the ops whose result no region op reads when the blocked layout
   /// gains them less than the reorder it costs: a convolution of an NCHW
-  /// input (Winograd's input transform, a 1-channel convolution) or a
+  /// input (a 1-channel convolution, or the NCHW Winograd input transform
+  /// when graph-winograd-convs ran first) or a
   /// depthwise one, and any op that reads an NCHW activation, which it
   /// would reorder in only for its result to be reordered out. Users come
   /// after their producers, so one pass from the end drops whole chains
