@@ -92,6 +92,25 @@ mlir::Value replayOnVectors(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Block &body, llvm::ArrayRef<mlir::Value> args,
                             int64_t lanes);
 
+/// An operand of a vector kernel's elementwise epilogue, read at the output
+/// position: `tensor` null stands for the kernel's own result.
+struct EpilogueInput {
+  mlir::Value tensor;
+  mlir::AffineMap map;
+};
+
+/// The epilogue's operands in order (`result`: the kernel's), or nullopt
+/// when one reads the output's last dim (the vector lanes) other than as
+/// its last index: lanes are read contiguously or not at all (broadcast).
+std::optional<llvm::SmallVector<EpilogueInput>>
+epilogueInputs(mlir::linalg::GenericOp epilogue, mlir::Value result);
+
+/// `in` read at the output indices `at` (`at.back()` the first lane) as a
+/// `lanes`-wide vector: contiguous along the lanes, or a broadcast scalar.
+mlir::Value readEpilogueInput(mlir::OpBuilder &b, mlir::Location loc,
+                              const EpilogueInput &in, mlir::ValueRange at,
+                              int64_t lanes, bool inBounds);
+
 /// Moves the group's body in front of it and forwards its results.
 void inlineGroup(mlir::RewriterBase &rewriter, graph::FusionGroupOp group);
 

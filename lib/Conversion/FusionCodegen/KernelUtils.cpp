@@ -5,14 +5,16 @@
 #include "mlc/Conversion/WinogradGeneric.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
-#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 using namespace mlir;
 
@@ -208,4 +210,47 @@ std::optional<mlc::codegen::KernelRoot> mlc::codegen::matchKernelRoot(
     result = KernelRoot{op, root};
   }
   return result;
+}
+
+std::optional<SmallVector<mlc::codegen::EpilogueInput>>
+mlc::codegen::epilogueInputs(linalg::GenericOp epilogue, Value result) {
+  unsigned lastDim = epilogue.getNumLoops() - 1;
+  SmallVector<EpilogueInput> inputs;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    if (in->get() == result) {
+      inputs.push_back({});
+      continue;
+    }
+    AffineMap m = epilogue.getMatchingIndexingMap(in);
+    for (unsigned i = 0; i < m.getNumResults(); ++i)
+      if (m.getResult(i).isFunctionOfDim(lastDim) && i + 1 != m.getNumResults())
+        return std::nullopt;
+    if (!isa<RankedTensorType>(in->get().getType()))
+      return std::nullopt;
+    inputs.push_back({in->get(), m});
+  }
+  return inputs;
+}
+
+Value mlc::codegen::readEpilogueInput(OpBuilder &b, Location loc,
+                                      const EpilogueInput &in, ValueRange at,
+                                      int64_t lanes, bool inBounds) {
+  SmallVector<Value> idx;
+  bool alongLanes = false;
+  unsigned lastDim = at.size() - 1;
+  for (AffineExpr e : in.map.getResults()) {
+    alongLanes |= e.isFunctionOfDim(lastDim);
+    idx.push_back(getValueOrCreateConstantIndexOp(
+        b, loc,
+        affine::makeComposedFoldedAffineApply(
+            b, loc, AffineMap::get(at.size(), 0, e), getAsOpFoldResult(at))));
+  }
+  Type elt = cast<RankedTensorType>(in.tensor.getType()).getElementType();
+  auto type = VectorType::get({lanes}, elt);
+  if (!alongLanes)
+    return vector::BroadcastOp::create(
+        b, loc, type, tensor::ExtractOp::create(b, loc, in.tensor, idx));
+  Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
+  return vector::TransferReadOp::create(b, loc, type, in.tensor, idx, pad,
+                                        ArrayRef<bool>{inBounds});
 }

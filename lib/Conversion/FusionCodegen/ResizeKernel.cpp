@@ -74,12 +74,6 @@ struct Run {
   int64_t start, period, count, step;
 };
 
-/// An epilogue operand, read at the output position.
-struct EpilogueInput {
-  Value tensor; // null: the resize's result
-  AffineMap map;
-};
-
 struct Plan {
   linalg::GenericOp resize, epilogue;
   Value source;
@@ -230,21 +224,11 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
       p.outer.push_back(std::move(a));
   }
   if (p.epilogue) {
-    for (OpOperand *in : p.epilogue.getDpsInputOperands()) {
-      if (in->get() == result) {
-        p.epilogueInputs.push_back({});
-        continue;
-      }
-      AffineMap m = p.epilogue.getMatchingIndexingMap(in);
-      // Read along the last dim contiguously, or not at all (broadcast).
-      for (unsigned i = 0; i < m.getNumResults(); ++i)
-        if (m.getResult(i).isFunctionOfDim(lastDim) &&
-            i + 1 != m.getNumResults())
-          return std::nullopt;
-      if (!isa<RankedTensorType>(in->get().getType()))
-        return std::nullopt;
-      p.epilogueInputs.push_back({in->get(), m});
-    }
+    std::optional<SmallVector<EpilogueInput>> ins =
+        epilogueInputs(p.epilogue, result);
+    if (!ins)
+      return std::nullopt;
+    p.epilogueInputs = std::move(*ins);
   }
   p.vw = std::max<int64_t>(4, opts.vectorBits / 32);
   planTiles(p);
@@ -326,23 +310,9 @@ Value Emitter::vertical(Value col, bool inBounds) {
 
 Value Emitter::readEpilogueInput(const EpilogueInput &in, Value ow0,
                                  bool full) {
-  SmallVector<Value> dims(coords.begin(), coords.end());
-  dims.push_back(ow0);
-  SmallVector<Value> idx;
-  bool alongLast = false;
-  unsigned lastDim = p.outShape.size() - 1;
-  for (AffineExpr e : in.map.getResults()) {
-    alongLast |= e.isFunctionOfDim(lastDim);
-    idx.push_back(apply(e, dims));
-  }
-  Type elt = cast<RankedTensorType>(in.tensor.getType()).getElementType();
-  auto type = VectorType::get({p.vw}, elt);
-  if (!alongLast)
-    return vector::BroadcastOp::create(
-        b, loc, type, tensor::ExtractOp::create(b, loc, in.tensor, idx));
-  Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
-  return vector::TransferReadOp::create(b, loc, type, in.tensor, idx, pad,
-                                        ArrayRef<bool>{full});
+  SmallVector<Value> at(coords.begin(), coords.end());
+  at.push_back(ow0);
+  return mlc::codegen::readEpilogueInput(b, loc, in, at, p.vw, full);
 }
 
 Value Emitter::tileBody(Value dest, const Tile &tile, Value ow0, Value base) {

@@ -38,12 +38,6 @@ namespace wg = mlc::graph::winograd;
 
 namespace {
 
-/// An epilogue operand, read at the output position.
-struct EpilogueInput {
-  Value tensor; // null: the transform's result
-  AffineMap map;
-};
-
 struct Plan {
   linalg::GenericOp op, epilogue;
   bool isInput = true;
@@ -93,22 +87,11 @@ std::optional<Plan> makePlan(graph::FusionGroupOp group,
   if (p.epilogue && p.isInput)
     return std::nullopt;
   if (p.epilogue) {
-    unsigned lastDim = p.outShape.size() - 1;
-    for (OpOperand *in : p.epilogue.getDpsInputOperands()) {
-      if (in->get() == result) {
-        p.epilogueInputs.push_back({});
-        continue;
-      }
-      AffineMap m = p.epilogue.getMatchingIndexingMap(in);
-      // Lanes read contiguously, or not at all (broadcast).
-      for (unsigned i = 0; i < m.getNumResults(); ++i)
-        if (m.getResult(i).isFunctionOfDim(lastDim) &&
-            i + 1 != m.getNumResults())
-          return std::nullopt;
-      if (!isa<RankedTensorType>(in->get().getType()))
-        return std::nullopt;
-      p.epilogueInputs.push_back({in->get(), m});
-    }
+    std::optional<SmallVector<EpilogueInput>> ins =
+        epilogueInputs(p.epilogue, result);
+    if (!ins)
+      return std::nullopt;
+    p.epilogueInputs = std::move(*ins);
   }
   return p;
 }
@@ -174,7 +157,6 @@ private:
                   ArrayRef<Value> iv, ArrayRef<Value> destIv);
   Value outputTile(Value dest, Value th, Value tw, int64_t rows, int64_t cols,
                    ArrayRef<Value> iv, ArrayRef<Value> destIv, Value destTh);
-  Value readEpilogueInput(const EpilogueInput &in, ArrayRef<Value> at);
 };
 
 /// Loops `loops` around `body`, the one at index `par` (if any) as an
@@ -274,24 +256,6 @@ Value Emitter::inputTiles(Value dest, ArrayRef<Value> iv,
   });
 }
 
-Value Emitter::readEpilogueInput(const EpilogueInput &in, ArrayRef<Value> at) {
-  SmallVector<Value> idx;
-  bool alongLanes = false;
-  unsigned lastDim = p.outShape.size() - 1;
-  for (AffineExpr e : in.map.getResults()) {
-    alongLanes |= e.isFunctionOfDim(lastDim);
-    idx.push_back(apply(e, at));
-  }
-  Type elt = cast<RankedTensorType>(in.tensor.getType()).getElementType();
-  auto type = VectorType::get({p.vw}, elt);
-  if (!alongLanes)
-    return vector::BroadcastOp::create(
-        b, loc, type, tensor::ExtractOp::create(b, loc, in.tensor, idx));
-  Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
-  return vector::TransferReadOp::create(b, loc, type, in.tensor, idx, pad,
-                                        ArrayRef<bool>{true});
-}
-
 /// One tile's rows x cols outputs at tile (th, tw): iv = {n, kb}.
 Value Emitter::outputTile(Value dest, Value th, Value tw, int64_t rows,
                           int64_t cols, ArrayRef<Value> iv,
@@ -316,7 +280,9 @@ Value Emitter::outputTile(Value dest, Value th, Value tw, int64_t rows,
               if (p.epilogue) {
                 SmallVector<Value> at{iv[0], iv[1], oh, ow, l}, args;
                 for (const EpilogueInput &in : p.epilogueInputs)
-                  args.push_back(in.tensor ? readEpilogueInput(in, at) : v);
+                  args.push_back(
+                      in.tensor ? readEpilogueInput(b, loc, in, at, p.vw, true)
+                                : v);
                 v = replayOnVectors(b, loc, p.epilogue.getRegion().front(),
                                     args, p.vw);
               }
