@@ -41,20 +41,6 @@ Value constant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
   return ConstantOp::create(b, loc, toElementsAttr(b.getContext(), t, name));
 }
 
-/// M (x) M for a rows x cols matrix M, row-major: entry (r1 * rows + r2,
-/// c1 * cols + c2) is M[r1][c1] * M[r2][c2]. The 2-D transforms are the
-/// 1-D ones applied along H and W, i.e. these Kronecker products.
-template <int64_t Rows, int64_t Cols>
-SmallVector<float> kronSquare(const double (&m)[Rows][Cols]) {
-  SmallVector<float> f;
-  for (int64_t r1 = 0; r1 < Rows; ++r1)
-    for (int64_t r2 = 0; r2 < Rows; ++r2)
-      for (int64_t c1 = 0; c1 < Cols; ++c1)
-        for (int64_t c2 = 0; c2 < Cols; ++c2)
-          f.push_back(m[r1][c1] * m[r2][c2]);
-  return f;
-}
-
 /// The input transform as 36 6x6 filters: [36, 1, 6, 6], filter xi*6+nu
 /// at (i, j) = B^T[xi][i] * B^T[nu][j]. (Separably, one dimension at a time,
 /// it has a sixth of the multiplies, but the second pass runs on maps as
@@ -119,18 +105,29 @@ Value transformedBlockedFilter(PatternRewriter &b, Location loc,
   return constant(b, loc, {kPoints, c, k}, u, "winograd_filter");
 }
 
-struct WinogradConv : OpRewritePattern<Conv2DOp> {
-  WinogradConv(MLIRContext *ctx, int64_t minIn, int64_t minOut,
-               int64_t minTiles)
-      : OpRewritePattern(ctx), minIn(minIn), minOut(minOut),
+/// What both forms check and compute first: a float32 convolution with one
+/// group, a constant 3x3 filter, stride 1 and dilation 1, enough channels
+/// (few: the transforms cost more than the product saves) and tiles (few:
+/// the 4x larger transformed filter is read for little work).
+struct Tiling {
+  HostTensor filter;
+  int64_t th, tw;
+  /// Padding below and to the right for whole 6x6 input tiles.
+  int64_t padBottom, padRight;
+};
+
+template <typename ConvOp> struct WinogradPattern : OpRewritePattern<ConvOp> {
+  WinogradPattern(MLIRContext *ctx, int64_t minIn, int64_t minOut,
+                  int64_t minTiles)
+      : OpRewritePattern<ConvOp>(ctx), minIn(minIn), minOut(minOut),
         minTiles(minTiles) {}
 
-  LogicalResult matchAndRewrite(Conv2DOp op,
-                                PatternRewriter &rewriter) const override {
-    auto inType = op.getInput().getType();
+  /// `c` and `k` count input and output channels, `h`, `w` the input map.
+  FailureOr<Tiling> tiling(ConvOp op, int64_t n, int64_t c, int64_t k,
+                           int64_t h, int64_t w, int64_t oh, int64_t ow) const {
+    // [K, C, KH, KW] and the blocked [K/B, C/B, KH, KW, B, B] alike.
     auto wType = op.getFilter().getType();
-    RankedTensorType outType = op.getType();
-    if (!outType.getElementType().isF32() || op.getGroups() != 1 ||
+    if (!op.getType().getElementType().isF32() || op.getGroups() != 1 ||
         wType.getDimSize(2) != 3 || wType.getDimSize(3) != 3 ||
         llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
         llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
@@ -138,24 +135,39 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
     ElementsAttr wAttr;
     if (!matchPattern(op.getFilter(), m_Constant(&wAttr)))
       return failure();
-    int64_t n = inType.getDimSize(0), c = inType.getDimSize(1),
-            h = inType.getDimSize(2), w = inType.getDimSize(3);
-    int64_t k = outType.getDimSize(1), oh = outType.getDimSize(2),
-            ow = outType.getDimSize(3);
-    int64_t th = llvm::divideCeil(oh, kTile), tw = llvm::divideCeil(ow, kTile);
-    // Few channels: the transforms cost more than the product saves. Few
-    // tiles: the 4x larger transformed filter is read for little work.
-    if (c < minIn || k < minOut || n * th * tw < minTiles)
+    Tiling t;
+    t.th = llvm::divideCeil(oh, kTile);
+    t.tw = llvm::divideCeil(ow, kTile);
+    if (c < minIn || k < minOut || n * t.th * t.tw < minTiles)
       return failure();
     FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
     if (failed(filter))
       return failure();
+    t.filter = std::move(*filter);
+    auto p = op.getPads();
+    t.padBottom = kTile * t.th + 2 - h - p[0];
+    t.padRight = kTile * t.tw + 2 - w - p[1];
+    return t;
+  }
 
+  int64_t minIn, minOut, minTiles;
+};
+
+struct WinogradConv : WinogradPattern<Conv2DOp> {
+  using WinogradPattern::WinogradPattern;
+
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    auto in = op.getInput().getType().getShape();
+    auto out = op.getType().getShape();
+    int64_t n = in[0], c = in[1], h = in[2], w = in[3];
+    int64_t k = out[1], oh = out[2], ow = out[3];
+    FailureOr<Tiling> t = tiling(op, n, c, k, h, w, oh, ow);
+    if (failed(t))
+      return failure();
+    int64_t th = t->th, tw = t->tw;
     Location loc = op.getLoc();
     auto p = op.getPads();
-    // Enough padding below and to the right for whole tiles.
-    int64_t padBottom = kTile * th + 2 - h - p[0];
-    int64_t padRight = kTile * tw + 2 - w - p[1];
     auto i64s = [&](ArrayRef<int64_t> v) {
       return rewriter.getDenseI64ArrayAttr(v);
     };
@@ -165,7 +177,7 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
                                 ArrayRef<int64_t>{n * c, 1, h, w});
     Value v = Conv2DOp::create(rewriter, loc, x, inputFilters(rewriter, loc),
                                /*bias=*/nullptr, i64s({kTile, kTile}),
-                               i64s({p[0], p[1], padBottom, padRight}),
+                               i64s({p[0], p[1], t->padBottom, t->padRight}),
                                i64s({1, 1}), rewriter.getI64IntegerAttr(1));
     // [36, C, N * TH * TW]: one matrix product per point.
     v = ReshapeOp::create(rewriter, loc, v,
@@ -174,7 +186,7 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
     v = ReshapeOp::create(rewriter, loc, v,
                           ArrayRef<int64_t>{kPoints, c, n * th * tw});
     Value m = MatMulOp::create(rewriter, loc,
-                               transformedFilter(rewriter, loc, *filter), v);
+                               transformedFilter(rewriter, loc, t->filter), v);
     // The output transform of every tile at once: [16, K * N * TH * TW],
     // then the 4x4 tiles back in place.
     m = ReshapeOp::create(rewriter, loc, m,
@@ -196,8 +208,6 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
     rewriter.replaceOp(op, y);
     return success();
   }
-
-  int64_t minIn, minOut, minTiles;
 };
 
 /// The blocked form (conv2d_nchwc [N, C/B, H, W, B], one group): the
@@ -205,40 +215,25 @@ struct WinogradConv : OpRewritePattern<Conv2DOp> {
 /// vectors along the channel lanes, and the products put the output
 /// channels along the columns, [36, tiles, C] x [36, C, K], so that every
 /// operand keeps its channels contiguous and no transpose is needed.
-struct WinogradBlockedConv : OpRewritePattern<Conv2DNchwcOp> {
-  WinogradBlockedConv(MLIRContext *ctx, int64_t minIn, int64_t minOut,
-                      int64_t minTiles)
-      : OpRewritePattern(ctx), minIn(minIn), minOut(minOut),
-        minTiles(minTiles) {}
+struct WinogradBlockedConv : WinogradPattern<Conv2DNchwcOp> {
+  using WinogradPattern::WinogradPattern;
 
   LogicalResult matchAndRewrite(Conv2DNchwcOp op,
                                 PatternRewriter &rewriter) const override {
-    RankedTensorType outType = op.getType();
-    auto inType = op.getInput().getType();
-    auto wType = op.getFilter().getType();
-    if (!outType.getElementType().isF32() || op.getGroups() != 1 ||
-        op.isDepthwise() || op.hasPlainInput() || wType.getDimSize(2) != 3 ||
-        wType.getDimSize(3) != 3 ||
-        llvm::any_of(op.getStrides(), [](int64_t s) { return s != 1; }) ||
-        llvm::any_of(op.getDilations(), [](int64_t d) { return d != 1; }))
+    if (op.isDepthwise() || op.hasPlainInput())
       return failure();
-    ElementsAttr wAttr;
-    if (!matchPattern(op.getFilter(), m_Constant(&wAttr)))
-      return failure();
-    ArrayRef<int64_t> in = inType.getShape(), out = outType.getShape();
+    auto in = op.getInput().getType().getShape();
+    auto out = op.getType().getShape();
     int64_t n = in[0], cb = in[1], h = in[2], w = in[3], blk = in[4];
     int64_t kb = out[1], oh = out[2], ow = out[3];
-    int64_t th = llvm::divideCeil(oh, kTile), tw = llvm::divideCeil(ow, kTile);
-    if (cb * blk < minIn || kb * blk < minOut || n * th * tw < minTiles)
+    FailureOr<Tiling> t = tiling(op, n, cb * blk, kb * blk, h, w, oh, ow);
+    if (failed(t))
       return failure();
-    FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
-    if (failed(filter))
-      return failure();
+    int64_t th = t->th, tw = t->tw, padBottom = t->padBottom,
+            padRight = t->padRight;
 
     Location loc = op.getLoc();
     auto p = op.getPads();
-    int64_t padBottom = kTile * th + 2 - h - p[0];
-    int64_t padRight = kTile * tw + 2 - w - p[1];
     Value x = op.getInput();
     if (p[0] || p[1] || padBottom || padRight)
       x = PadOp::create(
@@ -250,7 +245,7 @@ struct WinogradBlockedConv : OpRewritePattern<Conv2DNchwcOp> {
     v = ReshapeOp::create(rewriter, loc, v,
                           ArrayRef<int64_t>{kPoints, n * th * tw, cb * blk});
     Value m = MatMulOp::create(
-        rewriter, loc, v, transformedBlockedFilter(rewriter, loc, *filter));
+        rewriter, loc, v, transformedBlockedFilter(rewriter, loc, t->filter));
     m = ReshapeOp::create(rewriter, loc, m,
                           ArrayRef<int64_t>{kPoints, n, th, tw, kb, blk});
     Value y = WinogradOutputOp::create(rewriter, loc, m,
@@ -262,8 +257,6 @@ struct WinogradBlockedConv : OpRewritePattern<Conv2DNchwcOp> {
     rewriter.replaceOp(op, y);
     return success();
   }
-
-  int64_t minIn, minOut, minTiles;
 };
 
 struct GraphWinogradConvs

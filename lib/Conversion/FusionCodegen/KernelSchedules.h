@@ -77,6 +77,29 @@ std::optional<KernelRoot>
 matchKernelRoot(mlir::linalg::GenericOp root,
                 llvm::function_ref<bool(mlir::linalg::GenericOp)> isKernel);
 
+/// matchKernelRoot on the group's one result, if it is a linalg.generic.
+std::optional<KernelRoot>
+matchKernelRoot(graph::FusionGroupOp group,
+                llvm::function_ref<bool(mlir::linalg::GenericOp)> isKernel);
+
+/// Replaces the kernel's root (its epilogue, else the op) by what `emit`
+/// builds in front of it from the destination: the epilogue's init, else a
+/// new f32 tensor of `shape`.
+void replaceKernelRoot(mlir::RewriterBase &rewriter, const KernelRoot &root,
+                       llvm::ArrayRef<int64_t> shape,
+                       llvm::function_ref<mlir::Value(mlir::Value)> emit);
+
+/// An scf.forall over [0, extent) whose iteration i computes the slice of
+/// `dest` at index i (size 1) along `dim` with `body(i, slice)`.
+mlir::Value forallOverSlices(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value dest, unsigned dim,
+    int64_t extent,
+    llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> body);
+
+/// e applied to `operands` (its dims), folded to a constant when it can be.
+mlir::Value applyFolded(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::AffineExpr e, mlir::ValueRange operands);
+
 /// The constant a group's block argument (or a value) stands for, if any.
 mlir::arith::ConstantOp groupConstant(graph::FusionGroupOp group,
                                       mlir::Value v);

@@ -240,10 +240,7 @@ Value mlc::codegen::readEpilogueInput(OpBuilder &b, Location loc,
   unsigned lastDim = at.size() - 1;
   for (AffineExpr e : in.map.getResults()) {
     alongLanes |= e.isFunctionOfDim(lastDim);
-    idx.push_back(getValueOrCreateConstantIndexOp(
-        b, loc,
-        affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(at.size(), 0, e), getAsOpFoldResult(at))));
+    idx.push_back(applyFolded(b, loc, e, at));
   }
   Type elt = cast<RankedTensorType>(in.tensor.getType()).getElementType();
   auto type = VectorType::get({lanes}, elt);
@@ -253,4 +250,67 @@ Value mlc::codegen::readEpilogueInput(OpBuilder &b, Location loc,
   Value pad = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
   return vector::TransferReadOp::create(b, loc, type, in.tensor, idx, pad,
                                         ArrayRef<bool>{inBounds});
+}
+
+std::optional<mlc::codegen::KernelRoot>
+mlc::codegen::matchKernelRoot(graph::FusionGroupOp group,
+                              function_ref<bool(linalg::GenericOp)> isKernel) {
+  auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
+  if (yield.getNumOperands() != 1)
+    return std::nullopt;
+  auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
+  if (!root)
+    return std::nullopt;
+  return matchKernelRoot(root, isKernel);
+}
+
+void mlc::codegen::replaceKernelRoot(RewriterBase &rewriter,
+                                     const KernelRoot &kr,
+                                     ArrayRef<int64_t> shape,
+                                     function_ref<Value(Value)> emit) {
+  linalg::GenericOp root = kr.epilogue ? kr.epilogue : kr.op;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(root);
+  Value dest =
+      kr.epilogue ? root.getDpsInits()[0]
+                  : Value(tensor::EmptyOp::create(
+                        rewriter, root.getLoc(), shape, rewriter.getF32Type()));
+  rewriter.replaceOp(root, emit(dest));
+}
+
+Value mlc::codegen::forallOverSlices(OpBuilder &b, Location loc, Value dest,
+                                     unsigned dim, int64_t extent,
+                                     function_ref<Value(Value, Value)> body) {
+  auto forall =
+      scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                            ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
+                            ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+                            ValueRange{dest}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value iv = forall.getInductionVars()[0];
+  auto destType = cast<RankedTensorType>(dest.getType());
+  SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
+      sizes, strides(destType.getRank(), b.getIndexAttr(1));
+  for (int64_t s : destType.getShape())
+    sizes.push_back(b.getIndexAttr(s));
+  offsets[dim] = iv;
+  sizes[dim] = b.getIndexAttr(1);
+  Value shared = forall.getRegionIterArgs()[0];
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
+  Value result = body(iv, slice);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, result, shared, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
+Value mlc::codegen::applyFolded(OpBuilder &b, Location loc, AffineExpr e,
+                                ValueRange operands) {
+  return getValueOrCreateConstantIndexOp(
+      b, loc,
+      affine::makeComposedFoldedAffineApply(
+          b, loc, AffineMap::get(operands.size(), 0, e),
+          getAsOpFoldResult(operands)));
 }

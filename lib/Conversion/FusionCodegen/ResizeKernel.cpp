@@ -188,14 +188,8 @@ void planRuns(Plan &p) {
 
 std::optional<Plan> makePlan(graph::FusionGroupOp group,
                              const KernelOptions &opts) {
-  auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
-  if (yield.getNumOperands() != 1)
-    return std::nullopt;
-  auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
-  if (!root)
-    return std::nullopt;
-  std::optional<KernelRoot> kr = matchKernelRoot(
-      root, [](linalg::GenericOp op) {
+  std::optional<KernelRoot> kr =
+      matchKernelRoot(group, [](linalg::GenericOp op) {
         return lowering::matchResizeGeneric(op).has_value();
       });
   if (!kr)
@@ -263,11 +257,7 @@ private:
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value apply(AffineExpr e, ValueRange operands) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc,
-        affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(operands.size(), 0, e),
-            getAsOpFoldResult(operands)));
+    return applyFolded(b, loc, e, operands);
   }
 
   Value rows(Value dest, unsigned dim, std::optional<unsigned> parallelDim);
@@ -408,33 +398,13 @@ Value Emitter::rows(Value dest, unsigned dim,
     coords[dim] = destCoords[dim] = cst(0);
     return rows(dest, dim + 1, parallelDim);
   }
-  if (parallelDim && *parallelDim == dim) {
-    auto forall =
-        scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-                              ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
-                              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
-                              ValueRange{dest}, std::nullopt);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forall.getTerminator());
-    Value iv = forall.getInductionVars()[0];
-    auto destType = cast<RankedTensorType>(dest.getType());
-    SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
-        sizes, strides(destType.getRank(), b.getIndexAttr(1));
-    for (int64_t s : destType.getShape())
-      sizes.push_back(b.getIndexAttr(s));
-    offsets[dim] = iv;
-    sizes[dim] = b.getIndexAttr(1);
-    Value shared = forall.getRegionIterArgs()[0];
-    Value slice =
-        tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
-    coords[dim] = iv;
-    destCoords[dim] = cst(0);
-    Value result = rows(slice, dim + 1, parallelDim);
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, offsets,
-                                          sizes, strides);
-    return forall.getResult(0);
-  }
+  if (parallelDim && *parallelDim == dim)
+    return forallOverSlices(b, loc, dest, dim, extent,
+                            [&](Value iv, Value slice) {
+                              coords[dim] = iv;
+                              destCoords[dim] = cst(0);
+                              return rows(slice, dim + 1, parallelDim);
+                            });
   auto loop = scf::ForOp::create(
       b, loc, cst(0), cst(extent), cst(1), ValueRange{dest},
       [&](OpBuilder &, Location, Value iv, ValueRange iter) {
@@ -470,15 +440,8 @@ FailureOr<bool> mlc::codegen::emitResizeKernel(RewriterBase &rewriter,
   std::optional<Plan> plan = makePlan(group, options);
   if (!plan)
     return false;
-  linalg::GenericOp root = plan->epilogue ? plan->epilogue : plan->resize;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(root);
-  Value dest = plan->epilogue
-                   ? plan->epilogue.getDpsInits()[0]
-                   : Value(tensor::EmptyOp::create(rewriter, root.getLoc(),
-                                                   plan->outShape,
-                                                   rewriter.getF32Type()));
-  Emitter emitter(rewriter, *plan, options);
-  rewriter.replaceOp(root, emitter.run(dest));
+  replaceKernelRoot(
+      rewriter, {plan->resize, plan->epilogue}, plan->outShape,
+      [&](Value dest) { return Emitter(rewriter, *plan, options).run(dest); });
   return true;
 }

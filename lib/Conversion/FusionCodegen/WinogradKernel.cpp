@@ -54,14 +54,8 @@ bool isStaticF32(Value v) {
 
 std::optional<Plan> makePlan(graph::FusionGroupOp group,
                              const KernelOptions &opts) {
-  auto yield = cast<graph::YieldOp>(group.getBody().front().getTerminator());
-  if (yield.getNumOperands() != 1)
-    return std::nullopt;
-  auto root = yield.getOperand(0).getDefiningOp<linalg::GenericOp>();
-  if (!root)
-    return std::nullopt;
   std::optional<KernelRoot> kr =
-      matchKernelRoot(root, [](linalg::GenericOp op) {
+      matchKernelRoot(group, [](linalg::GenericOp op) {
         return lowering::matchWinogradGeneric(op).has_value();
       });
   if (!kr)
@@ -115,7 +109,9 @@ class Emitter {
 public:
   Emitter(RewriterBase &b, Plan &p, const KernelOptions &opts)
       : b(b), p(p), opts(opts), loc(p.op.getLoc()),
-        vecType(VectorType::get({p.vw}, b.getF32Type())) {}
+        vecType(VectorType::get({p.vw}, b.getF32Type())),
+        zero(arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0))),
+        ops{b, loc, vecType} {}
 
   Value run(Value dest);
 
@@ -125,27 +121,43 @@ private:
   const KernelOptions &opts;
   Location loc;
   VectorType vecType;
+  Value zero; // padding of the (in-bounds) transfer reads
+  VectorOps ops;
 
-  /// One loop of the nest: its trip count and the result dim it walks (a
-  /// thread's slice of the destination is cut along that dim).
+  /// One loop of the outer nest: its trip count and the result dim it walks
+  /// (a thread's slice of the destination is cut along that dim).
   struct Loop {
     int64_t extent;
     unsigned destDim;
   };
   using Body = function_ref<Value(Value dest, ArrayRef<Value> iv,
                                   ArrayRef<Value> destIv)>;
+  using Step = function_ref<Value(Value dest, Value iv)>;
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value apply(AffineExpr e, ValueRange operands) {
-    return getValueOrCreateConstantIndexOp(
-        b, loc,
-        affine::makeComposedFoldedAffineApply(
-            b, loc, AffineMap::get(operands.size(), 0, e),
-            getAsOpFoldResult(operands)));
-  }
   /// 4 * t + off.
   Value tileOrigin(Value t, int64_t off) {
-    return apply(getAffineDimExpr(0, b.getContext()) * wg::kTile + off, {t});
+    return applyFolded(
+        b, loc, getAffineDimExpr(0, b.getContext()) * wg::kTile + off, {t});
+  }
+  /// scf.for iv = 0 to `ub` step `step` carrying `dest` through `body`.
+  Value loop(Value dest, int64_t ub, int64_t step, Step body) {
+    return scf::ForOp::create(
+               b, loc, cst(0), cst(ub), cst(step), ValueRange{dest},
+               [&](OpBuilder &, Location, Value iv, ValueRange iter) {
+                 scf::YieldOp::create(b, loc, body(iter[0], iv));
+               })
+        .getResult(0);
+  }
+  /// The tiles of an output dim of `extent`: the whole ones in a loop, then
+  /// the one cut at the edge; `tile(dest, t, outputs)`.
+  Value tiles(Value dest, int64_t extent,
+              function_ref<Value(Value, Value, int64_t)> tile) {
+    int64_t whole = extent / wg::kTile, cut = extent % wg::kTile;
+    if (whole > 0)
+      dest = loop(dest, whole, 1,
+                  [&](Value d, Value t) { return tile(d, t, wg::kTile); });
+    return cut > 0 ? tile(dest, cst(whole), cut) : dest;
   }
 
   Value nest(Value dest, ArrayRef<Loop> loops, std::optional<unsigned> par,
@@ -153,10 +165,8 @@ private:
              Body body);
   Value inputTiles(Value dest, ArrayRef<Value> iv, ArrayRef<Value> destIv);
   Value outputTiles(Value dest, ArrayRef<Value> iv, ArrayRef<Value> destIv);
-  Value outputRow(Value dest, Value th, Value destTh, int64_t rows,
-                  ArrayRef<Value> iv, ArrayRef<Value> destIv);
   Value outputTile(Value dest, Value th, Value tw, int64_t rows, int64_t cols,
-                   ArrayRef<Value> iv, ArrayRef<Value> destIv, Value destTh);
+                   ArrayRef<Value> iv, ArrayRef<Value> destIv);
 };
 
 /// Loops `loops` around `body`, the one at index `par` (if any) as an
@@ -167,176 +177,96 @@ Value Emitter::nest(Value dest, ArrayRef<Loop> loops,
   unsigned k = iv.size();
   if (k == loops.size())
     return body(dest, iv, destIv);
-  const Loop &loop = loops[k];
-  if (par && *par == k) {
-    auto forall = scf::ForallOp::create(
-        b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(loop.extent)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{dest},
-        std::nullopt);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forall.getTerminator());
-    Value i = forall.getInductionVars()[0];
-    auto destType = cast<RankedTensorType>(dest.getType());
-    SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
-        sizes, strides(destType.getRank(), b.getIndexAttr(1));
-    for (int64_t s : destType.getShape())
-      sizes.push_back(b.getIndexAttr(s));
-    offsets[loop.destDim] = i;
-    sizes[loop.destDim] = b.getIndexAttr(1);
-    Value shared = forall.getRegionIterArgs()[0];
-    Value slice =
-        tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
+  const Loop &l = loops[k];
+  bool threaded = par && *par == k;
+  auto inner = [&](Value d, Value i) {
     iv.push_back(i);
-    destIv.push_back(cst(0));
-    Value result = nest(slice, loops, par, iv, destIv, body);
+    destIv.push_back(threaded ? cst(0) : i);
+    Value r = nest(d, loops, par, iv, destIv, body);
     iv.pop_back();
     destIv.pop_back();
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, result, shared, offsets,
-                                          sizes, strides);
-    return forall.getResult(0);
-  }
-  auto forOp = scf::ForOp::create(
-      b, loc, cst(0), cst(loop.extent), cst(1), ValueRange{dest},
-      [&](OpBuilder &, Location, Value i, ValueRange iter) {
-        iv.push_back(i);
-        destIv.push_back(i);
-        Value r = nest(iter[0], loops, par, iv, destIv, body);
-        iv.pop_back();
-        destIv.pop_back();
-        scf::YieldOp::create(b, loc, r);
-      });
-  return forOp.getResult(0);
+    return r;
+  };
+  if (threaded)
+    return forallOverSlices(
+        b, loc, dest, l.destDim, l.extent,
+        [&](Value i, Value slice) { return inner(slice, i); });
+  return loop(dest, l.extent, 1, inner);
 }
 
 /// The input transform of the tiles (n, th, *, *): iv = {n, th}.
 Value Emitter::inputTiles(Value dest, ArrayRef<Value> iv,
                           ArrayRef<Value> destIv) {
   int64_t tw = p.outShape[3], cb = p.outShape[4], lanes = p.outShape[5];
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  VectorOps ops{b, loc, vecType};
-  auto loops = [&](Value d, function_ref<Value(Value, Value, Value, Value)> f) {
-    auto l0 = scf::ForOp::create(
-        b, loc, cst(0), cst(tw), cst(1), ValueRange{d},
-        [&](OpBuilder &, Location, Value z, ValueRange i0) {
-          auto l1 = scf::ForOp::create(
-              b, loc, cst(0), cst(cb), cst(1), ValueRange{i0[0]},
-              [&](OpBuilder &, Location, Value c, ValueRange i1) {
-                auto l2 = scf::ForOp::create(
-                    b, loc, cst(0), cst(lanes), cst(p.vw), ValueRange{i1[0]},
-                    [&](OpBuilder &, Location, Value l, ValueRange i2) {
-                      scf::YieldOp::create(b, loc, f(i2[0], z, c, l));
-                    });
-                scf::YieldOp::create(b, loc, l2.getResult(0));
-              });
-          scf::YieldOp::create(b, loc, l1.getResult(0));
-        });
-    return l0.getResult(0);
-  };
-  return loops(dest, [&](Value d, Value z, Value c, Value l) {
-    auto read = [&](int64_t i, int64_t j) -> Value {
-      return vector::TransferReadOp::create(
-          b, loc, vecType, p.source,
-          ValueRange{iv[0], c, tileOrigin(iv[1], i), tileOrigin(z, j), l}, zero,
-          ArrayRef<bool>{true});
-    };
-    wg::inputTile<Value>(
-        read,
-        [&](int64_t xi, int64_t nu, Value v) {
-          d = vector::TransferWriteOp::create(
-                  b, loc, v, d,
-                  ValueRange{cst(xi * wg::kAlpha + nu), destIv[0], destIv[1], z,
-                             c, l},
-                  ArrayRef<bool>{true})
-                  .getResult();
-        },
-        ops);
-    return d;
+  return loop(dest, tw, 1, [&](Value d, Value z) {
+    return loop(d, cb, 1, [&](Value d, Value c) {
+      return loop(d, lanes, p.vw, [&](Value d, Value l) {
+        auto read = [&](int64_t i, int64_t j) -> Value {
+          return vector::TransferReadOp::create(
+              b, loc, vecType, p.source,
+              ValueRange{iv[0], c, tileOrigin(iv[1], i), tileOrigin(z, j), l},
+              zero, ArrayRef<bool>{true});
+        };
+        wg::inputTile<Value>(
+            read,
+            [&](int64_t xi, int64_t nu, Value v) {
+              d = vector::TransferWriteOp::create(
+                      b, loc, v, d,
+                      ValueRange{cst(xi * wg::kAlpha + nu), destIv[0],
+                                 destIv[1], z, c, l},
+                      ArrayRef<bool>{true})
+                      .getResult();
+            },
+            ops);
+        return d;
+      });
+    });
   });
 }
 
 /// One tile's rows x cols outputs at tile (th, tw): iv = {n, kb}.
 Value Emitter::outputTile(Value dest, Value th, Value tw, int64_t rows,
                           int64_t cols, ArrayRef<Value> iv,
-                          ArrayRef<Value> destIv, Value destTh) {
-  int64_t lanes = p.outShape[4];
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  VectorOps ops{b, loc, vecType};
-  auto loop = scf::ForOp::create(
-      b, loc, cst(0), cst(lanes), cst(p.vw), ValueRange{dest},
-      [&](OpBuilder &, Location, Value l, ValueRange iter) {
-        Value d = iter[0];
-        auto read = [&](int64_t xi, int64_t nu) -> Value {
-          return vector::TransferReadOp::create(
-              b, loc, vecType, p.source,
-              ValueRange{cst(xi * wg::kAlpha + nu), iv[0], th, tw, iv[1], l},
-              zero, ArrayRef<bool>{true});
-        };
-        wg::outputTile<Value>(
-            read,
-            [&](int64_t a, int64_t c, Value v) {
-              Value oh = tileOrigin(th, a), ow = tileOrigin(tw, c);
-              if (p.epilogue) {
-                SmallVector<Value> at{iv[0], iv[1], oh, ow, l}, args;
-                for (const EpilogueInput &in : p.epilogueInputs)
-                  args.push_back(
-                      in.tensor ? readEpilogueInput(b, loc, in, at, p.vw, true)
-                                : v);
-                v = replayOnVectors(b, loc, p.epilogue.getRegion().front(),
-                                    args, p.vw);
-              }
-              d = vector::TransferWriteOp::create(
-                      b, loc, v, d,
-                      ValueRange{destIv[0], destIv[1], tileOrigin(destTh, a),
-                                 ow, l},
-                      ArrayRef<bool>{true})
-                      .getResult();
-            },
-            rows, cols, ops);
-        scf::YieldOp::create(b, loc, d);
-      });
-  return loop.getResult(0);
+                          ArrayRef<Value> destIv) {
+  return loop(dest, p.outShape[4], p.vw, [&](Value d, Value l) {
+    auto read = [&](int64_t xi, int64_t nu) -> Value {
+      return vector::TransferReadOp::create(
+          b, loc, vecType, p.source,
+          ValueRange{cst(xi * wg::kAlpha + nu), iv[0], th, tw, iv[1], l}, zero,
+          ArrayRef<bool>{true});
+    };
+    wg::outputTile<Value>(
+        read,
+        [&](int64_t a, int64_t c, Value v) {
+          Value oh = tileOrigin(th, a), ow = tileOrigin(tw, c);
+          if (p.epilogue) {
+            SmallVector<Value> at{iv[0], iv[1], oh, ow, l}, args;
+            for (const EpilogueInput &in : p.epilogueInputs)
+              args.push_back(in.tensor
+                                 ? readEpilogueInput(b, loc, in, at, p.vw, true)
+                                 : v);
+            v = replayOnVectors(b, loc, p.epilogue.getRegion().front(), args,
+                                p.vw);
+          }
+          d = vector::TransferWriteOp::create(
+                  b, loc, v, d, ValueRange{destIv[0], destIv[1], oh, ow, l},
+                  ArrayRef<bool>{true})
+                  .getResult();
+        },
+        rows, cols, ops);
+    return d;
+  });
 }
 
-/// The tiles of row th (`rows` output rows): whole tiles in a loop, then
-/// the cut one at the right edge.
-Value Emitter::outputRow(Value dest, Value th, Value destTh, int64_t rows,
-                         ArrayRef<Value> iv, ArrayRef<Value> destIv) {
-  int64_t ow = p.outShape[3];
-  int64_t whole = ow / wg::kTile, cut = ow % wg::kTile;
-  if (whole > 0) {
-    auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(whole), cst(1), ValueRange{dest},
-        [&](OpBuilder &, Location, Value tw, ValueRange iter) {
-          scf::YieldOp::create(
-              b, loc,
-              outputTile(iter[0], th, tw, rows, wg::kTile, iv, destIv, destTh));
-        });
-    dest = loop.getResult(0);
-  }
-  if (cut > 0)
-    dest = outputTile(dest, th, cst(whole), rows, cut, iv, destIv, destTh);
-  return dest;
-}
-
-/// The output transform of the tiles of (n, kb): iv = {n, kb}.
+/// The output transform of the tiles of (n, kb): iv = {n, kb}; tile rows,
+/// then tile columns, each whole tiles first and the edge-cut one last.
 Value Emitter::outputTiles(Value dest, ArrayRef<Value> iv,
                            ArrayRef<Value> destIv) {
-  int64_t oh = p.outShape[2];
-  int64_t whole = oh / wg::kTile, cut = oh % wg::kTile;
-  if (whole > 0) {
-    auto loop = scf::ForOp::create(
-        b, loc, cst(0), cst(whole), cst(1), ValueRange{dest},
-        [&](OpBuilder &, Location, Value th, ValueRange iter) {
-          scf::YieldOp::create(
-              b, loc, outputRow(iter[0], th, th, wg::kTile, iv, destIv));
-        });
-    dest = loop.getResult(0);
-  }
-  if (cut > 0)
-    dest = outputRow(dest, cst(whole), cst(whole), cut, iv, destIv);
-  return dest;
+  return tiles(dest, p.outShape[2], [&](Value d, Value th, int64_t rows) {
+    return tiles(d, p.outShape[3], [&](Value d, Value tw, int64_t cols) {
+      return outputTile(d, th, tw, rows, cols, iv, destIv);
+    });
+  });
 }
 
 Value Emitter::run(Value dest) {
@@ -367,15 +297,8 @@ FailureOr<bool> mlc::codegen::emitWinogradKernel(RewriterBase &rewriter,
   std::optional<Plan> plan = makePlan(group, options);
   if (!plan)
     return false;
-  linalg::GenericOp root = plan->epilogue ? plan->epilogue : plan->op;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(root);
-  Value dest = plan->epilogue
-                   ? plan->epilogue.getDpsInits()[0]
-                   : Value(tensor::EmptyOp::create(rewriter, root.getLoc(),
-                                                   plan->outShape,
-                                                   rewriter.getF32Type()));
-  Emitter emitter(rewriter, *plan, options);
-  rewriter.replaceOp(root, emitter.run(dest));
+  replaceKernelRoot(
+      rewriter, {plan->op, plan->epilogue}, plan->outShape,
+      [&](Value dest) { return Emitter(rewriter, *plan, options).run(dest); });
   return true;
 }

@@ -24,21 +24,16 @@ using namespace mlc::lowering;
 
 namespace {
 
-/// rows x 36 coefficients: entry (r, q) = m[r / cols][q / 6] *
-/// m[r % cols][q % 6] (for the input transform r = xi * 6 + nu and q = i * 6
-/// + j with m = B^T; for the output r = a * 4 + b, q = xi * 6 + nu, m = A^T).
+/// The 36-term sums' coefficients as a [rows * rows, 36] table: row r of
+/// kronSquare(m) (for the input transform r = xi * 6 + nu and the column
+/// i * 6 + j with m = B^T; for the output r = a * 4 + b, column xi * 6 + nu,
+/// m = A^T).
 template <int64_t Rows>
 Value coefficients(OpBuilder &b, Location loc,
                    const double (&m)[Rows][kAlpha]) {
-  SmallVector<float> v;
-  for (int64_t r1 = 0; r1 < Rows; ++r1)
-    for (int64_t r2 = 0; r2 < Rows; ++r2)
-      for (int64_t c1 = 0; c1 < kAlpha; ++c1)
-        for (int64_t c2 = 0; c2 < kAlpha; ++c2)
-          v.push_back(float(m[r1][c1] * m[r2][c2]));
   auto type = RankedTensorType::get({Rows * Rows, kPoints}, b.getF32Type());
   return arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(v)));
+      b, loc, DenseElementsAttr::get(type, ArrayRef<float>(kronSquare(m))));
 }
 
 /// The marked generic over `type`; `element` builds one result element from

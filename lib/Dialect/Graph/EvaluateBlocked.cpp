@@ -111,36 +111,41 @@ struct FloatOps {
   float sub(float a, float b) { return a - b; }
   float neg(float a) { return -a; }
 };
+
+/// f(n, y, z, c, l, at) for every lane of every tile of a [36, N, TH, TW,
+/// C/B, B] tensor (`shape`), `at` the offset within one of its 36 planes.
+template <typename F> void forEachTileLane(ArrayRef<int64_t> shape, F f) {
+  int64_t at = 0;
+  for (int64_t n = 0; n < shape[1]; ++n)
+    for (int64_t y = 0; y < shape[2]; ++y)
+      for (int64_t z = 0; z < shape[3]; ++z)
+        for (int64_t c = 0; c < shape[4]; ++c)
+          for (int64_t l = 0; l < shape[5]; ++l)
+            f(n, y, z, c, l, at++);
+}
 } // namespace
 
 HostTensor mlc::graph::evaluateWinogradInput(const HostTensor &x,
                                              ArrayRef<int64_t> outShape) {
   using namespace winograd;
   ArrayRef<int64_t> xs = x.getShape();
-  int64_t batch = xs[0], cb = xs[1], h = xs[2], w = xs[3], blk = xs[4];
-  int64_t th = outShape[2], tw = outShape[3];
+  int64_t cb = xs[1], h = xs[2], w = xs[3], blk = xs[4];
   ArrayRef<float> xv = x.values<float>();
   HostTensor out(ElementKind::F32, outShape);
   MutableArrayRef<float> dst = out.values<float>();
-  int64_t plane = batch * th * tw * cb * blk; // one of the 36 points
+  int64_t plane = out.getNumElements() / kPoints;
   FloatOps ops;
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t y = 0; y < th; ++y)
-      for (int64_t z = 0; z < tw; ++z)
-        for (int64_t c = 0; c < cb; ++c)
-          for (int64_t l = 0; l < blk; ++l) {
-            auto d = [&](int64_t i, int64_t j) {
-              return xv[(((n * cb + c) * h + 4 * y + i) * w + 4 * z + j) * blk +
-                        l];
-            };
-            int64_t at = (((n * th + y) * tw + z) * cb + c) * blk + l;
-            inputTile<float>(
-                d,
-                [&](int64_t xi, int64_t nu, float v) {
-                  dst[(xi * kAlpha + nu) * plane + at] = v;
-                },
-                ops);
-          }
+  forEachTileLane(outShape, [&](int64_t n, int64_t y, int64_t z, int64_t c,
+                                int64_t l, int64_t at) {
+    inputTile<float>(
+        [&](int64_t i, int64_t j) {
+          return xv[(((n * cb + c) * h + 4 * y + i) * w + 4 * z + j) * blk + l];
+        },
+        [&](int64_t xi, int64_t nu, float v) {
+          dst[(xi * kAlpha + nu) * plane + at] = v;
+        },
+        ops);
+  });
   return out;
 }
 
@@ -148,29 +153,24 @@ HostTensor mlc::graph::evaluateWinogradOutput(const HostTensor &m,
                                               ArrayRef<int64_t> outShape) {
   using namespace winograd;
   ArrayRef<int64_t> ms = m.getShape();
-  int64_t batch = ms[1], th = ms[2], tw = ms[3], kb = ms[4], blk = ms[5];
+  int64_t kb = ms[4], blk = ms[5];
   int64_t oh = outShape[2], ow = outShape[3];
   ArrayRef<float> mv = m.values<float>();
   HostTensor out(ElementKind::F32, outShape);
   MutableArrayRef<float> dst = out.values<float>();
-  int64_t plane = batch * th * tw * kb * blk;
+  int64_t plane = m.getNumElements() / kPoints;
   FloatOps ops;
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t y = 0; y < th; ++y)
-      for (int64_t z = 0; z < tw; ++z)
-        for (int64_t k = 0; k < kb; ++k)
-          for (int64_t l = 0; l < blk; ++l) {
-            int64_t at = (((n * th + y) * tw + z) * kb + k) * blk + l;
-            outputTile<float>(
-                [&](int64_t xi, int64_t nu) {
-                  return mv[(xi * kAlpha + nu) * plane + at];
-                },
-                [&](int64_t a, int64_t b, float v) {
-                  dst[(((n * kb + k) * oh + 4 * y + a) * ow + 4 * z + b) * blk +
-                      l] = v;
-                },
-                std::min<int64_t>(4, oh - 4 * y),
-                std::min<int64_t>(4, ow - 4 * z), ops);
-          }
+  forEachTileLane(ms, [&](int64_t n, int64_t y, int64_t z, int64_t k, int64_t l,
+                          int64_t at) {
+    outputTile<float>(
+        [&](int64_t xi, int64_t nu) {
+          return mv[(xi * kAlpha + nu) * plane + at];
+        },
+        [&](int64_t a, int64_t b, float v) {
+          dst[(((n * kb + k) * oh + 4 * y + a) * ow + 4 * z + b) * blk + l] = v;
+        },
+        std::min<int64_t>(4, oh - 4 * y), std::min<int64_t>(4, ow - 4 * z),
+        ops);
+  });
   return out;
 }

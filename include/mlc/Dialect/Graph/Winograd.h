@@ -12,6 +12,8 @@
 #ifndef MLC_DIALECT_GRAPH_WINOGRAD_H
 #define MLC_DIALECT_GRAPH_WINOGRAD_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 
 namespace mlc::graph::winograd {
@@ -33,6 +35,20 @@ constexpr double kAT[kTile][kAlpha] = {{1, 1, 1, 1, 1, 0},
                                        {0, 1, -1, 2, -2, 0},
                                        {0, 1, 1, 4, 4, 0},
                                        {0, 1, -1, 8, -8, 1}};
+
+/// M (x) M for a rows x cols matrix M, row-major: entry (r1 * rows + r2,
+/// c1 * cols + c2) is M[r1][c1] * M[r2][c2]. The 2-D transforms are the
+/// 1-D ones applied along H and W, i.e. these Kronecker products.
+template <int64_t Rows, int64_t Cols>
+llvm::SmallVector<float> kronSquare(const double (&m)[Rows][Cols]) {
+  llvm::SmallVector<float> f;
+  for (int64_t r1 = 0; r1 < Rows; ++r1)
+    for (int64_t r2 = 0; r2 < Rows; ++r2)
+      for (int64_t c1 = 0; c1 < Cols; ++c1)
+        for (int64_t c2 = 0; c2 < Cols; ++c2)
+          f.push_back(float(m[r1][c1] * m[r2][c2]));
+  return f;
+}
 
 /// sum_k row[k] * x(k) for the nonzero entries of `row`, in order of k.
 /// `ops` provides mul(coefficient, T), add(T, T), sub(T, T) and neg(T).
