@@ -267,9 +267,10 @@ def ApplyLoopAnnotations : Pass<"mlc-apply-loop-annotations"> {
 def ApproximateMath : Pass<"mlc-approximate-math"> {
   let summary = "Inline polynomial approximations of f32 tanh, exp, erf";
   let description = [{
-    Rewrites math.tanh, exp, expm1 and erf on f32 (scalars and vectors)
-    into MLIR's polynomial approximations, so they vectorize and need no
-    libm call. Functions whose approximations lose accuracy on part of the
+    Rewrites math.tanh, exp and expm1 on f32 (scalars and vectors) into
+    MLIR's polynomial approximations, and math.erf into mlc's rational
+    function of x^2 (one division; ErfApproximation.cpp), so they vectorize
+    and need no libm call. Functions whose approximations lose accuracy on part of the
     range (log flushes denormal inputs; sin, cos, atan, ...) keep libm.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",

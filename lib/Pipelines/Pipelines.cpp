@@ -299,8 +299,8 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> reassociateFPReductions{
       *this, "reassociate-fp-reductions",
       llvm::cl::desc("Float sums/products of vector kernels in one "
-                     "accumulator per lane (not bit-identical)"),
-      llvm::cl::init(false)};
+                     "accumulator per lane (not bit-identical; default on)"),
+      llvm::cl::init(true)};
   Option<bool> winograd{
       *this, "winograd",
       llvm::cl::desc("Inference: stride-1 3x3 convolutions as Winograd "

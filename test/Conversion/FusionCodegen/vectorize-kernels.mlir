@@ -158,8 +158,8 @@ func.func @row_max(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
 // -----
 
 // Softmax, one row per iteration of the kernel's loop: the max (lanes),
-// the sum (inner reduction) and the division over vectors of 8 and a tail
-// of 5. exp is vector code too: mlc-approximate-math later makes it a
+// the sum (inner reduction), one reciprocal of the sum per row and the
+// product over vectors of 8 and a tail of 5. exp is vector code too: mlc-approximate-math later makes it a
 // polynomial (a vector libm call would be one call per lane).
 // CHECK-LABEL: func.func @softmax_rows
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1
@@ -171,9 +171,12 @@ func.func @row_max(%x: tensor<4x37xf32>) -> tensor<4x1xf32> {
 // CHECK:   scf.for
 // CHECK:     vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
 // CHECK:   vector.multi_reduction <add>, %{{.*}}, %{{.*}} [2] : vector<1x1x5xf32> to vector<1x1xf32>
+// CHECK:   arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:   scf.for
-// CHECK:     arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK-NOT: arith.divf
+// CHECK:     arith.mulf %{{.*}}, %{{.*}} : vector<8xf32>
 // CHECK:   arith.divf %{{.*}}, %{{.*}} : vector<5xf32>
+// CHECK:   arith.mulf %{{.*}}, %{{.*}} : vector<5xf32>
 // CHECK: return
 // FAST-LABEL: func.func @softmax_rows
 // FAST-NOT: linalg.generic

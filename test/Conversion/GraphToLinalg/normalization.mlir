@@ -105,9 +105,9 @@ func.func @reduce_sum_i64(%x: tensor<2x4x3xi64>) -> tensor<2x1x3xi64> {
 
 // -----
 
-// softmax = exp(x - max) / sum(exp(x - max)), along axis 1. The
-// reductions (loops d0, d1 (size 1) | d2) write [2, 1] directly, which the
-// elementwise generics broadcast.
+// softmax = exp(x - max) * (1 / sum(exp(x - max))), along axis 1: one
+// division per row. The reductions (loops d0, d1 (size 1) | d2) write
+// [2, 1] directly, which the elementwise generics broadcast.
 // CHECK-DAG: #[[$RIN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[$ROUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[$ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -129,10 +129,15 @@ func.func @reduce_sum_i64(%x: tensor<2x4x3xi64>) -> tensor<2x1x3xi64> {
 // CHECK: arith.addf %
 // CHECK-NOT: tensor.expand_shape
 // CHECK-NOT: tensor.collapse_shape
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[SUM]] : tensor<2x3xf32>, tensor<2x1xf32>)
-// CHECK-NEXT: ^bb0(%[[E:.*]]: f32, %[[S:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[D:.*]] = arith.divf %[[E]], %[[S]] : f32
+// CHECK: %[[INV:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<2x1xf32>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[D:.*]] = arith.divf %[[ONE]], %[[S]] : f32
 // CHECK-NEXT: linalg.yield %[[D]] : f32
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$BCAST]], #[[$ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[EXP]], %[[INV]] : tensor<2x3xf32>, tensor<2x1xf32>)
+// CHECK-NEXT: ^bb0(%[[E:.*]]: f32, %[[I:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[E]], %[[I]] : f32
+// CHECK-NEXT: linalg.yield %[[P]] : f32
 // CHECK: return %[[R]]
 func.func @softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = graph.softmax %x {axis = 1 : i64} : tensor<2x3xf32>

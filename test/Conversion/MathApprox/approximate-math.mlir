@@ -1,5 +1,6 @@
 // f32 tanh, exp, expm1 and erf (scalars and vectors) become inline
-// polynomials; f64 and the log family keep their math ops (libm calls).
+// polynomials (erf: mlc's rational function, one division); f64 and the log
+// family keep their math ops (libm calls).
 // RUN: mlc-opt %s --split-input-file --mlc-approximate-math | FileCheck %s
 
 // CHECK-LABEL: func.func @f32_scalar
@@ -45,4 +46,30 @@ func.func @left_alone(%d: f64, %x: f32) -> (f64, f64, f32, f32, f32) {
   %p = math.log1p %x : f32
   %s = math.sin %x : f32
   return %t, %e, %l, %p, %s : f64, f64, f32, f32, f32
+}
+
+// -----
+
+// erf(x) = copysign(min(1, a * P(a^2) / Q(a^2)), x) with a = |x|, and 1 for
+// a > 4: one division, Horner chains of FMAs, NaN-transparent selects.
+// CHECK-LABEL: func.func @erf_rational
+// CHECK-SAME: (%[[X:.*]]: vector<8xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : vector<8xf32>
+// CHECK: %[[A:.*]] = math.absf %[[X]] : vector<8xf32>
+// CHECK: %[[T:.*]] = arith.mulf %[[A]], %[[A]] : vector<8xf32>
+// CHECK-COUNT-5: math.fma %{{.*}}, %[[T]], %{{.*}} : vector<8xf32>
+// CHECK-COUNT-5: math.fma %{{.*}}, %[[T]], %{{.*}} : vector<8xf32>
+// CHECK: %[[R:.*]] = arith.divf %{{.*}}, %{{.*}} : vector<8xf32>
+// CHECK: %[[AR:.*]] = arith.mulf %[[A]], %[[R]] : vector<8xf32>
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[AR]], %[[ONE]] : vector<8xf32>
+// CHECK: %[[C:.*]] = arith.select %[[ABOVE]], %[[ONE]], %[[AR]]
+// CHECK: %[[FAR:.*]] = arith.cmpf ogt, %[[A]], %[[FOUR]] : vector<8xf32>
+// CHECK: %[[S:.*]] = arith.select %[[FAR]], %[[ONE]], %[[C]]
+// CHECK: %[[E:.*]] = math.copysign %[[S]], %[[X]] : vector<8xf32>
+// CHECK-NOT: arith.divf
+// CHECK: return %[[E]]
+func.func @erf_rational(%x: vector<8xf32>) -> vector<8xf32> {
+  %r = math.erf %x : vector<8xf32>
+  return %r : vector<8xf32>
 }
