@@ -188,11 +188,11 @@ struct SoftmaxPattern : OpRewritePattern<OpTy> {
             return arith::DivFOp::create(
                 b, l, scalarConstant(b, l, a[0].getType(), 1.0), a[0]);
           });
-      result = buildElementwise(
-          rewriter, loc, type, ValueRange{e, inv},
-          [](OpBuilder &b, Location l, ValueRange a) {
-            return arith::MulFOp::create(b, l, a[0], a[1]);
-          });
+      result =
+          buildElementwise(rewriter, loc, type, ValueRange{e, inv},
+                           [](OpBuilder &b, Location l, ValueRange a) {
+                             return arith::MulFOp::create(b, l, a[0], a[1]);
+                           });
     }
     rewriter.replaceOp(op, result);
     return success();

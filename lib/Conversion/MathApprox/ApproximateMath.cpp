@@ -33,8 +33,7 @@ struct ApproximateMath : mlc::impl::ApproximateMathBase<ApproximateMath> {
     populateMathPolynomialApproximationPatterns(
         patterns, [](StringRef name) {
           name.consume_front("math.");
-          return llvm::is_contained(
-              {"tanh", "exp", "expm1"}, name);
+          return llvm::is_contained({"tanh", "exp", "expm1"}, name);
         });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

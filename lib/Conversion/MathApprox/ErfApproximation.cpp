@@ -31,7 +31,7 @@ using namespace mlir;
 namespace {
 
 // Lowest degree first; P(0) = 2/sqrt(pi), the slope of erf at 0.
-constexpr float kErfP[] = {1.12837911f,    0.193552569f,   0.0531028025f,
+constexpr float kErfP[] = {1.12837911f,    0.193552569f,    0.0531028025f,
                            0.00388368173f, 0.000284575392f, 1.98674729e-06f};
 constexpr float kErfQ[] = {1.0f,          0.504864037f,   0.11535316f,
                            0.0152079295f, 0.00118565653f, 3.74203191e-05f};
