@@ -94,6 +94,20 @@ def GraphFoldScaleIntoMatMul : Pass<"graph-fold-scale-into-matmul"> {
   }];
 }
 
+def GraphFuseGelu : Pass<"graph-fuse-gelu"> {
+  let summary = "Recognize GELU written out as elementwise ops";
+  let description = [{
+    `0.5 * x * (1 + erf(x / sqrt(2)))` becomes `graph.gelu x`, and
+    `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))` becomes
+    `graph.gelu x {tanh_approximation}`: the three factors multiplied in
+    any order, `x / sqrt(2)` as a division or a product, `x^3` as `pow` or
+    products, constants within 1e-6 relative. The intermediate ops other
+    than x must have no other user. Runs before
+    graph-fold-scale-into-matmul (which would pull the 0.5 into the next
+    weights). Inference only (rounding changes slightly).
+  }];
+}
+
 def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
   let summary = "Stride-1 3x3 convolutions as Winograd F(4x4, 3x3)";
   let description = [{

@@ -44,7 +44,7 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   if (o.inference) {
     // Inference-only rewrites (never for a training step).
     // MLC-PIPELINE: inference rewrites
-    p += "graph-fold-batch-norm,graph-fold-scale-into-matmul,"
+    p += "graph-fold-batch-norm,graph-fuse-gelu,graph-fold-scale-into-matmul,"
          "graph-reorder-slices,";
   }
   // Losses and optimizer updates become primitive ops that fold and fuse.
