@@ -361,9 +361,11 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
     ordered (non-reassociated) reduction, so results are bit-identical to
     the scalar kernels and to the reference evaluator. Order-independent
     reductions (float max/min, integer ops) accumulate a register of lanes
-    per row instead. Left as they are: ops the vectorizer rejects (argmax,
-    cumsum), gathers and linalg.index users, transposes that read across
-    the vector, i1 and f16/bf16 tensors, and ops calling libm (log, pow,
+    per row instead. A transpose (an input read across the result's
+    innermost dim) is tiled by lanes x lanes: rows of the input are read as
+    vectors and transposed in registers. Left as they are: ops the vectorizer rejects (argmax,
+    cumsum), gathers and linalg.index users, columns read across the
+    vector, i1 and f16/bf16 tensors, and ops calling libm (log, pow,
     sin, ...: one call per lane would be slower than the scalar loop; f32
     exp, expm1, tanh and erf are polynomials by then, see
     mlc-approximate-math). `vector-bits=0` disables the pass.

@@ -27,6 +27,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include <numeric>
+
 namespace mlc {
 #define GEN_PASS_DEF_VECTORIZEKERNELS
 #include "Conversion/Passes.h.inc"
@@ -48,6 +50,10 @@ struct VectorPlan {
   /// Vectors of accumulators of a partial reduction: independent chains
   /// hide the latency of the combining op.
   int64_t accumulators = 1;
+  /// A transpose: the input's innermost dim, tiled by `lanes` too, so that
+  /// a tile reads `lanes` vectors along it and transposes them in
+  /// registers instead of gathering scalars.
+  std::optional<unsigned> transposedDim;
 };
 
 bool isShaped(OpOperand &operand) {
@@ -206,6 +212,47 @@ std::optional<unsigned> chooseVectorDim(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// The plan of a parallel op that reads an input across the result's
+/// innermost dim (NCHW <-> NHWC, K^T, the blocked layout's reorders):
+/// square tiles of lanes x lanes, read as vectors along that input's
+/// innermost dim and transposed in registers instead of gathered.
+std::optional<VectorPlan>
+transposePlan(linalg::LinalgOp op, ArrayRef<int64_t> ranges, int64_t lanes) {
+  if (op.getNumLoops() != op.getNumParallelLoops() ||
+      op.getNumDpsInits() != 1 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return std::nullopt;
+  // The innermost dim with more than one iteration, and its position.
+  auto innermost =
+      [&](AffineMap m) -> std::optional<std::pair<unsigned, unsigned>> {
+    for (int64_t r = int64_t(m.getNumResults()) - 1; r >= 0; --r) {
+      unsigned d = cast<AffineDimExpr>(m.getResult(r)).getPosition();
+      if (ranges[d] > 1)
+        return std::pair(d, unsigned(r));
+    }
+    return std::nullopt;
+  };
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto out = innermost(op.getMatchingIndexingMap(init));
+  if (!out || !adjacentAlong(init->get(), out->second))
+    return std::nullopt;
+  for (OpOperand *in : accessedOperands(op)) {
+    AffineMap m = op.getMatchingIndexingMap(in);
+    auto inner = innermost(m);
+    if (!op.isDpsInput(in) || !m.isFunctionOfDim(out->first) || !inner ||
+        inner->first == out->first)
+      continue;
+    if (ranges[inner->first] * 2 < lanes ||
+        !adjacentAlong(in->get(), inner->second))
+      return std::nullopt;
+    VectorPlan plan{out->first, lanes};
+    plan.transposedDim = inner->first;
+    return plan;
+  }
+  return std::nullopt;
+}
+
 /// Body ops of a pooling window tile; the vectorizer checks the rest.
 bool hasElementwiseBody(linalg::LinalgOp op) {
   for (Operation &inner : op.getBlock()->without_terminator()) {
@@ -304,8 +351,12 @@ std::optional<VectorPlan> planFor(linalg::LinalgOp op, unsigned vectorBits,
   if (hasExtractOrIndex || callsLibm(op))
     return std::nullopt;
   std::optional<unsigned> dim = chooseVectorDim(op, ranges);
-  if (!dim)
-    return std::nullopt;
+  if (!dim) {
+    std::optional<VectorPlan> plan = transposePlan(op, ranges, lanes);
+    if (!plan || failed(linalg::vectorizeOpPrecondition(op)))
+      return std::nullopt;
+    return plan;
+  }
   // Check the body once on the untiled op; window ops (not projected
   // permutations) are checked again after their rewrite.
   bool window = !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
@@ -331,7 +382,7 @@ bool isVectorTile(linalg::LinalgOp op, const VectorPlan &plan,
                   int64_t maxLanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   for (auto [d, n] : llvm::enumerate(ranges))
-    if (d == plan.dim ? n > maxLanes : n != 1)
+    if (d == plan.dim || d == plan.transposedDim ? n > maxLanes : n != 1)
       return false;
   return true;
 }
@@ -369,7 +420,7 @@ FailureOr<linalg::LinalgOp> tileForThreads(RewriterBase &rewriter,
   std::optional<unsigned> dim;
   for (unsigned d = 0; d < ranges.size() && !dim; ++d)
     if (kinds[d] == utils::IteratorType::parallel && d != plan.dim &&
-        ranges[d] >= 2)
+        d != plan.transposedDim && ranges[d] >= 2)
       dim = d;
   if (!dim)
     return op;
@@ -400,14 +451,15 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   // One iteration of every other dim; vector tiles of `dim`, unless it is
   // a partial reduction, tiled below.
   SmallVector<OpFoldResult> sizes;
-  std::optional<unsigned> vectorLoop;
+  // Loops of lanes-wide tiles and the dim each tiles.
+  SmallVector<std::pair<unsigned, unsigned>> vectorLoops;
   unsigned numLoops = 0;
   for (auto [d, n] : llvm::enumerate(ranges)) {
     int64_t size = n == 1 ? 0 : 1;
-    if (d == plan.dim)
+    if (d == plan.dim || d == plan.transposedDim)
       size = n > plan.lanes && !plan.partial ? plan.lanes : 0;
-    if (d == plan.dim && size)
-      vectorLoop = numLoops;
+    if ((d == plan.dim || d == plan.transposedDim) && size)
+      vectorLoops.push_back({numLoops, unsigned(d)});
     numLoops += size != 0;
     sizes.push_back(rewriter.getIndexAttr(size));
   }
@@ -422,9 +474,11 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
       return failure();
     rewriter.replaceOp(op, tiled->replacements);
     tile = tiled->tiledOps.back();
-    if (vectorLoop && ranges[plan.dim] % plan.lanes != 0)
-      peelPartialTile(
-          rewriter, cast<scf::ForOp>(tiled->loops[*vectorLoop].getOperation()));
+    // Inner loop first: peeling the outer one then copies both parts.
+    for (auto [loop, d] : llvm::reverse(vectorLoops))
+      if (ranges[d] % plan.lanes != 0)
+        peelPartialTile(rewriter,
+                        cast<scf::ForOp>(tiled->loops[loop].getOperation()));
   }
   if (!plan.partial)
     return success();
@@ -541,6 +595,60 @@ void reuseDyingInput(RewriterBase &rewriter, linalg::GenericOp op) {
   }
 }
 
+/// A transposed read (its permutation map's dims not in increasing order,
+/// the last one the source's innermost dim) becomes a read in the source's
+/// order, one contiguous vector per row, and a vector.transpose in
+/// registers. MLIR's permutation lowering only handles permutations of the
+/// source's minor dims; convert-vector-to-scf would otherwise read the
+/// transposed tile one scalar at a time.
+struct ReadInSourceOrder : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    AffineMap map = read.getPermutationMap();
+    if (read.getMask() || map.getNumResults() < 2 ||
+        read.getVectorType().isScalable())
+      return failure();
+    SmallVector<unsigned> dims;
+    for (AffineExpr e : map.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return failure();
+      dims.push_back(d.getPosition());
+    }
+    if (llvm::is_sorted(dims) ||
+        *llvm::max_element(dims) != map.getNumDims() - 1)
+      return failure();
+    // order[j]: the vector dim read j-th in source order.
+    SmallVector<int64_t> order(dims.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order,
+                      [&](int64_t a, int64_t b) { return dims[a] < dims[b]; });
+    SmallVector<AffineExpr> exprs;
+    SmallVector<int64_t> shape;
+    SmallVector<bool> inBounds;
+    ArrayRef<int64_t> oldShape = read.getVectorType().getShape();
+    for (int64_t j : order) {
+      exprs.push_back(map.getResult(j));
+      shape.push_back(oldShape[j]);
+      inBounds.push_back(read.isDimInBounds(j));
+    }
+    auto type = VectorType::get(shape, read.getVectorType().getElementType());
+    Value sorted = vector::TransferReadOp::create(
+        rewriter, read.getLoc(), type, read.getBase(), read.getIndices(),
+        AffineMapAttr::get(
+            AffineMap::get(map.getNumDims(), 0, exprs, read.getContext())),
+        read.getPadding(), /*mask=*/Value(),
+        rewriter.getBoolArrayAttr(inBounds));
+    // Vector dim k of the result is dim inverse[k] of the sorted read.
+    SmallVector<int64_t> inverse(order.size());
+    for (auto [j, k] : llvm::enumerate(order))
+      inverse[k] = j;
+    rewriter.replaceOpWithNewOp<vector::TransposeOp>(read, sorted, inverse);
+    return success();
+  }
+};
+
 /// Adds what the canonicalize pass would run.
 void addCanonicalization(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
@@ -631,6 +739,7 @@ struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
     RewritePatternSet cleanup(ctx);
     vector::populateCastAwayVectorLeadingOneDimPatterns(cleanup);
     vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
+    cleanup.add<ReadInSourceOrder>(ctx);
     addCanonicalization(cleanup);
     (void)applyPatternsGreedily(func, std::move(cleanup));
     SmallVector<scf::ForOp> loops;

@@ -268,9 +268,10 @@ func.func @global_avgpool(%x: tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32> {
 
 // -----
 
-// Left scalar: a transpose that reads across the vector, a gather, argmax
-// (no vector combiner) and f16 arithmetic (emulated per element later);
-// exp is vectorized (a polynomial after mlc-approximate-math).
+// Left scalar: a transpose whose input rows are too short for transposed
+// tiles (3 < 8 / 2), a gather, argmax (no vector combiner) and f16
+// arithmetic (emulated per element later); exp is vectorized (a polynomial
+// after mlc-approximate-math).
 // CHECK-LABEL: func.func @left_scalar
 // CHECK-NOT: vector.
 // CHECK: linalg.transpose
@@ -281,11 +282,11 @@ func.func @global_avgpool(%x: tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32> {
 // CHECK: return
 // FAST-LABEL: func.func @left_scalar
 // FAST: math.exp %{{.*}} : vector<8xf32>
-func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3xi64>, %h: tensor<4x16xf16>, %e: tensor<4x16xf32>) -> (tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>) {
-  %0 = graph.fusion_group "data"(%t) : (tensor<8x16xf32>) -> tensor<16x8xf32> {
-  ^bb0(%a: tensor<8x16xf32>):
-    %1 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
-    graph.yield %1 : tensor<16x8xf32>
+func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3xi64>, %h: tensor<4x16xf16>, %e: tensor<4x16xf32>, %n: tensor<16x3xf32>) -> (tensor<3x16xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>) {
+  %0 = graph.fusion_group "data"(%n) : (tensor<16x3xf32>) -> tensor<3x16xf32> {
+  ^bb0(%a: tensor<16x3xf32>):
+    %1 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<16x3xf32>) -> tensor<3x16xf32>
+    graph.yield %1 : tensor<3x16xf32>
   }
   %2 = graph.fusion_group "data"(%d, %i) : (tensor<5x16xf32>, tensor<3xi64>) -> tensor<3x16xf32> {
   ^bb0(%a: tensor<5x16xf32>, %b: tensor<3xi64>):
@@ -307,7 +308,32 @@ func.func @left_scalar(%t: tensor<8x16xf32>, %d: tensor<5x16xf32>, %i: tensor<3x
     %9 = graph.exp %a : tensor<4x16xf32>
     graph.yield %9 : tensor<4x16xf32>
   }
-  return %0, %2, %4, %6, %8 : tensor<16x8xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>
+  return %0, %2, %4, %6, %8 : tensor<3x16xf32>, tensor<3x16xf32>, tensor<8xi64>, tensor<4x16xf16>, tensor<4x16xf32>
+}
+
+// -----
+
+// A transpose [13, 20] -> [20, 13]: tiles of 8x8 read as 8 rows of the
+// input and transposed in registers; the partial tiles (a last block of 5
+// input rows, of 4 input columns) are peeled into static smaller tiles
+// (the loop over input rows has one full iteration and folds away).
+// CHECK-LABEL: func.func @transpose_tiles
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8
+// CHECK:   %[[R:.*]] = vector.transfer_read {{.*}} : tensor<13x20xf32>, vector<8x8xf32>
+// CHECK:   vector.transpose %[[R]], [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<13x20xf32>, vector<5x8xf32>
+// CHECK:   vector.transpose %{{.*}}, [1, 0] : vector<5x8xf32> to vector<8x5xf32>
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<8x4xf32> to vector<4x8xf32>
+// CHECK: vector.transpose %{{.*}}, [1, 0] : vector<5x4xf32> to vector<4x5xf32>
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @transpose_tiles(%x: tensor<13x20xf32>) -> tensor<20x13xf32> {
+  %0 = graph.fusion_group "data"(%x) : (tensor<13x20xf32>) -> tensor<20x13xf32> {
+  ^bb0(%a: tensor<13x20xf32>):
+    %1 = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<13x20xf32>) -> tensor<20x13xf32>
+    graph.yield %1 : tensor<20x13xf32>
+  }
+  return %0 : tensor<20x13xf32>
 }
 
 // -----

@@ -331,7 +331,9 @@ def pooling():
 
 def data():
     c = Case("transpose_odd", "transposes that keep or move the innermost "
-             "dim on [3, 5, 17], and a copy through an elementwise op")
+             "dim on [3, 5, 17], transposed tiles on [2, 19, 33], "
+             "[1, 20, 7, 9] and [17, 1, 24], and copies through an "
+             "elementwise op")
     x = c.randn(3, 5, 17)
     c.input("x", x)
     c.op("transpose", ["x"], "t021", np.transpose(x, (0, 2, 1)), EXACT,
@@ -341,6 +343,26 @@ def data():
     c.op("neg", ["x"], "nx", None)
     c.op("transpose", ["nx"], "t201", np.transpose(-x, (2, 0, 1)), EXACT,
          perm=[2, 0, 1])
+    # Transposed vector tiles (lanes x lanes, read along the input's rows)
+    # with partial tiles of every size: 19 and 33 rows, NCHW -> NHWC with
+    # a 9-wide W (a last tile of 1 at 256 bits), a unit dim between the
+    # swapped ones, and a transpose fed by an elementwise op.
+    y = c.randn(2, 19, 33)
+    c.input("y", y)
+    c.op("transpose", ["y"], "y021", np.transpose(y, (0, 2, 1)), EXACT,
+         perm=[0, 2, 1])
+    z = c.randn(1, 20, 7, 9)
+    c.input("z", z)
+    c.op("transpose", ["z"], "nhwc", np.transpose(z, (0, 2, 3, 1)), EXACT,
+         perm=[0, 2, 3, 1])
+    u = c.randn(17, 1, 24)
+    c.input("u", u)
+    c.op("transpose", ["u"], "u210",
+         np.ascontiguousarray(np.transpose(u, (2, 1, 0))), EXACT,
+         perm=[2, 1, 0])
+    c.op("neg", ["y"], "ny", None)
+    c.op("transpose", ["ny"], "ny120", np.transpose(-y, (1, 2, 0)), EXACT,
+         perm=[1, 2, 0])
     return c
 
 
