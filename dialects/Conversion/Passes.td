@@ -238,6 +238,30 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def OutlineKernels : Pass<"mlc-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Move each kernel's loop nest out of the entry function";
+  let description = [{
+    After bufferization, every top-level op of the entry function that has
+    regions, no results and at least `min-ops` nested ops (a kernel's loop
+    nest) moves into its own private, noinline function
+    `<entry>_kernel<i>`, called where it was. Values it uses from the entry
+    function become arguments, except side-effect-free ops without regions
+    (constants, memref.get_global, views, index arithmetic), which are
+    cloned into the kernel: the arguments are buffers (function arguments,
+    allocations) and values computed at run time. LLVM's loop passes are
+    superlinear in a function's size, and separate functions can be
+    compiled in parallel.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"main\"",
+           "Name of the model's entry function">,
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"8",
+           "Smallest nest (ops inside it) worth a function of its own">
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that allocate nothing";
   let description = [{

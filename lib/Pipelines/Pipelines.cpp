@@ -193,7 +193,9 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
   std::string vectorLowering =
       "func.func(lower-vector-multi-reduction{lowering-strategy="
       "inner-reduction}),convert-vector-to-scf{full-unroll},";
-  return vectorLowering +
+  // One function per kernel: LLVM's loop passes are superlinear in a
+  // function's size.
+  return "mlc-outline-kernels{entry=" + o.entry + "}," + vectorLowering +
          "expand-strided-metadata,lower-affine,convert-scf-to-openmp,"
          "mlc-inline-alloca-scopes,convert-scf-to-cf,"
          // f16/bf16 are storage types: math and arithmetic run in f32.
