@@ -195,9 +195,9 @@ LogicalResult emitMachineCode(Module &module, const CPUTarget &target,
   return success();
 }
 
-LogicalResult linkSharedLibrary(StringRef objectFile, StringRef runtimeArchive,
-                                StringRef output, StringRef compiler,
-                                std::string &error) {
+LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
+                                StringRef runtimeArchive, StringRef output,
+                                StringRef compiler, std::string &error) {
   std::string cc = compiler.str();
   if (cc.empty()) {
     auto found = sys::findProgramByName("cc");
@@ -215,21 +215,13 @@ LogicalResult linkSharedLibrary(StringRef objectFile, StringRef runtimeArchive,
   }
   // -Bsymbolic binds the model's own references to its own copy of the
   // runtime even when the host program exports the same API symbols.
-  SmallVector<StringRef> args = {cc,
-                                 "-shared",
-                                 "-o",
-                                 output,
-                                 objectFile,
-                                 // The model references none of the runtime
-                                 // API, yet it must be exported.
-                                 "-Wl,--whole-archive",
-                                 runtimeArchive,
-                                 "-Wl,--no-whole-archive",
-                                 "-Wl,-Bsymbolic",
-                                 "-Wl,--no-undefined",
-                                 "-lm",
-                                 "-ldl",
-                                 "-lpthread"};
+  SmallVector<StringRef> args = {cc, "-shared", "-o", output};
+  args.append(objectFiles.begin(), objectFiles.end());
+  args.append({// The model references none of the runtime API, yet it must
+               // be exported.
+               "-Wl,--whole-archive", runtimeArchive, "-Wl,--no-whole-archive",
+               "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-lm", "-ldl",
+               "-lpthread"});
   std::string errMsg;
   int rc = sys::ExecuteAndWait(cc, args, std::nullopt, {}, 0, 0, &errMsg);
   if (rc != 0) {

@@ -150,6 +150,11 @@ cl::opt<bool> reassociateFPReductions(
              "--vector-bits=0 and the evaluator, and up to 10x slower on "
              "layer norm, softmax and means"),
     cl::init(true));
+cl::opt<unsigned>
+    jobs("j", cl::cat(mlcCategory), cl::value_desc("N"),
+         cl::desc("Threads optimizing and emitting the model's parts (default: "
+                  "the CPUs this process may use); the .so is the same for "
+                  "every N"));
 cl::opt<bool> winograd(
     "winograd", cl::cat(mlcCategory),
     cl::desc("Stride-1 3x3 convolutions with at least 32 input and 64 "
@@ -569,17 +574,18 @@ int main(int argc, char **argv) {
                                              std::move(familyModule), error)))
       return fail(error);
   }
+  if (emit == Emit::SO)
+    reportData["codegen_parts"] = mlc::target::partsFor(*llvmModule);
   if (failed(writeReport()))
     return fail(error);
 
-  // 5. LLVM IR, optimized.
-  TimingScope optimizeTimer = rootTimer.nest("LLVM optimize");
-  if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
-    return fail(error);
-  optimizeTimer.stop();
-
   std::error_code ec;
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
+    // 5. One file: the whole module optimized and emitted in one piece.
+    TimingScope optimizeTimer = rootTimer.nest("LLVM optimize");
+    if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
+      return fail(error);
+    optimizeTimer.stop();
     TimingScope emitTimer = rootTimer.nest("emit");
     raw_fd_ostream os(tmpPath, ec);
     if (ec)
@@ -598,30 +604,41 @@ int main(int argc, char **argv) {
     return finish();
   }
 
-  // 6. Object file + runtime -> model.so.
-  AtomicOutput objectFile(outputFile + ".o");
-  std::string objPath = objectFile.create(error);
-  if (objPath.empty())
-    return fail(error);
+  // 6. The module in parts, optimized and emitted on -j threads, then the
+  // objects + runtime -> model.so.
+  FailureOr<SmallVector<SmallString<0>>> objects;
   {
-    TimingScope emitTimer = rootTimer.nest("emit object");
-    raw_fd_ostream os(objPath, ec);
-    if (ec)
-      return fail("cannot write '" + objPath + "': " + ec.message());
-    if (failed(mlc::target::emitMachineCode(*llvmModule, *target, optLevel,
-                                            mlc::target::FileKind::Object, os,
-                                            error)))
+    TimingScope codegenTimer = rootTimer.nest("LLVM optimize + emit objects");
+    objects = mlc::target::compileInParts(
+        std::move(llvmModule), *target, optLevel,
+        jobs.getNumOccurrences() ? unsigned(jobs) : mlc::target::defaultJobs(),
+        error);
+    if (failed(objects))
       return fail(error);
   }
-  {
-    TimingScope freeTimer = rootTimer.nest("free LLVM IR");
-    llvmModule.reset();
+  // Temporaries, removed when they go out of scope.
+  SmallVector<std::unique_ptr<AtomicOutput>> objectFiles;
+  std::vector<std::string> objectPaths;
+  for (auto [i, object] : llvm::enumerate(*objects)) {
+    objectFiles.push_back(std::make_unique<AtomicOutput>(
+        outputFile + ".part" + std::to_string(i) + ".o"));
+    std::string path = objectFiles.back()->create(error);
+    if (path.empty())
+      return fail(error);
+    raw_fd_ostream os(path, ec);
+    if (ec)
+      return fail("cannot write '" + path + "': " + ec.message());
+    os << object;
+    os.close();
+    if (os.has_error())
+      return fail("error writing '" + path + "'");
+    objectPaths.push_back(path);
   }
   TimingScope linkTimer = rootTimer.nest("link model.so");
   std::string runtime =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
-  if (failed(mlc::target::linkSharedLibrary(objPath, runtime, tmpPath, ccPath,
-                                            error)))
+  if (failed(mlc::target::linkSharedLibrary(objectPaths, runtime, tmpPath,
+                                            ccPath, error)))
     return fail(error);
   return finish();
 }

@@ -3,6 +3,7 @@
 #define MLC_TARGET_MODELEMITTER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -55,9 +56,27 @@ llvm::LogicalResult emitMachineCode(llvm::Module &module,
                                     FileKind kind, llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
-/// Links `objectFile` with the runtime archive into a shared library with
+/// At most this many parts per model (ParallelCodegen.cpp).
+constexpr unsigned kMaxCodegenParts = 8;
+
+/// How many parts `module` is compiled in: a function of the module alone
+/// (its number of defined functions), so the objects never depend on -j.
+unsigned partsFor(const llvm::Module &module);
+
+/// Splits `module` by function into partsFor(module) parts, optimizes each
+/// and emits it as an object file, on `jobs` threads; returns the objects'
+/// contents in part order (ParallelCodegen.cpp).
+llvm::FailureOr<llvm::SmallVector<llvm::SmallString<0>>>
+compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
+               unsigned optLevel, unsigned jobs, std::string &error);
+
+/// Threads for compileInParts when the user gives no -j: the CPUs this
+/// process may use.
+unsigned defaultJobs();
+
+/// Links `objectFiles` with the runtime archive into a shared library with
 /// the system C compiler driver (`cc`, or `compiler` if not empty).
-llvm::LogicalResult linkSharedLibrary(llvm::StringRef objectFile,
+llvm::LogicalResult linkSharedLibrary(llvm::ArrayRef<std::string> objectFiles,
                                       llvm::StringRef runtimeArchive,
                                       llvm::StringRef output,
                                       llvm::StringRef compiler,

@@ -1,0 +1,101 @@
+//===- ParallelCodegen.cpp - optimize and emit a model in parts -----------===//
+//
+// With every kernel in a function of its own (mlc-outline-kernels), the
+// LLVM module splits by function into a fixed number of parts, balanced by
+// size (llvm::SplitModule, round robin). Each part travels as bitcode into
+// an LLVMContext of its own, since a context is not thread-safe, and is
+// optimized and emitted to an object in memory on LLVM's thread pool. The
+// number of parts depends on the module only, never on the thread count,
+// so every -j gives the same objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Target/ModelEmitter.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace mlc::target {
+
+unsigned partsFor(const Module &module) {
+  unsigned functions = 0;
+  for (const Function &f : module)
+    functions += !f.isDeclaration();
+  // Enough parts to balance 2-16 threads; few enough that the declarations
+  // and metadata each part repeats stay cheap.
+  return std::clamp(functions / 4, 1u, kMaxCodegenParts);
+}
+
+FailureOr<SmallVector<SmallString<0>>>
+compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
+               unsigned optLevel, unsigned jobs, std::string &error) {
+  unsigned parts = partsFor(*module);
+  SmallVector<SmallString<0>> bitcode;
+  if (parts == 1) {
+    bitcode.emplace_back();
+    raw_svector_ostream os(bitcode.back());
+    WriteBitcodeToFile(*module, os);
+  } else {
+    SplitModule(
+        *module, parts,
+        [&](std::unique_ptr<Module> part) {
+          bitcode.emplace_back();
+          raw_svector_ostream os(bitcode.back());
+          WriteBitcodeToFile(*part, os);
+        },
+        /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  }
+  module.reset();
+
+  SmallVector<SmallString<0>> objects(bitcode.size());
+  std::mutex errorLock;
+  auto compilePart = [&](size_t i) {
+    LLVMContext context;
+    std::string partError;
+    Expected<std::unique_ptr<Module>> part = parseBitcodeFile(
+        MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
+                        "part" + std::to_string(i)),
+        context);
+    if (!part) {
+      partError = toString(part.takeError());
+    } else if (succeeded(optimize(**part, target, optLevel, partError))) {
+      raw_svector_ostream os(objects[i]);
+      (void)emitMachineCode(**part, target, optLevel, FileKind::Object, os,
+                            partError);
+    }
+    if (!partError.empty()) {
+      std::lock_guard<std::mutex> lock(errorLock);
+      if (error.empty())
+        error = "part " + std::to_string(i) + ": " + partError;
+    }
+  };
+  if (jobs <= 1) {
+    for (size_t i = 0; i < bitcode.size(); ++i)
+      compilePart(i);
+  } else {
+    DefaultThreadPool pool(hardware_concurrency(jobs));
+    for (size_t i = 0; i < bitcode.size(); ++i)
+      pool.async([&, i] { compilePart(i); });
+    pool.wait();
+  }
+  if (!error.empty())
+    return failure();
+  return objects;
+}
+
+unsigned defaultJobs() {
+  // The CPUs this process may run on (its affinity mask), not the machine's.
+  return std::max(1u, hardware_concurrency().compute_thread_count());
+}
+
+} // namespace mlc::target
