@@ -6,7 +6,11 @@
 // an LLVMContext of its own, since a context is not thread-safe, and is
 // optimized and emitted to an object in memory on LLVM's thread pool. The
 // number of parts depends on the module only, never on the thread count,
-// so every -j gives the same objects.
+// so every -j gives the same objects. The weights (the packed globals of
+// mlc-pack-weight-globals) stay out of the parts: copied into bitcode and
+// parsed again, VGG-11's 531 MB doubled the compiler's peak memory and
+// time. They move to a module of their own in the original context, whose
+// constants they keep (no copy), emitted directly as the first object.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,9 +40,49 @@ unsigned partsFor(const Module &module) {
   return std::clamp(functions / 4, 1u, kMaxCodegenParts);
 }
 
+namespace {
+
+/// Moves the definitions of the packed weights (globals in `section`) into
+/// a new module; `module` keeps hidden external declarations of them.
+/// Returns null when there are none.
+std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
+  SmallVector<GlobalVariable *> weights;
+  for (GlobalVariable &g : module.globals())
+    if (g.hasInitializer() && g.getSection() == section)
+      weights.push_back(&g);
+  if (weights.empty())
+    return nullptr;
+  auto data = std::make_unique<Module>("weights", module.getContext());
+  data->setTargetTriple(module.getTargetTriple());
+  data->setDataLayout(module.getDataLayout());
+  for (GlobalVariable *g : weights) {
+    auto *copy = new GlobalVariable(
+        *data, g->getValueType(), /*isConstant=*/true,
+        GlobalValue::ExternalLinkage, g->getInitializer(), g->getName());
+    copy->setVisibility(GlobalValue::HiddenVisibility);
+    copy->setSection(g->getSection());
+    copy->setAlignment(g->getAlign());
+    copy->setUnnamedAddr(g->getUnnamedAddr());
+    g->setInitializer(nullptr);
+    g->setLinkage(GlobalValue::ExternalLinkage);
+    g->setVisibility(GlobalValue::HiddenVisibility);
+  }
+  return data;
+}
+
+} // namespace
+
 FailureOr<SmallVector<SmallString<0>>>
 compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
                unsigned optLevel, unsigned jobs, std::string &error) {
+  SmallVector<SmallString<0>> objects;
+  if (std::unique_ptr<Module> weights = takeWeights(*module, kWeightsSection)) {
+    objects.emplace_back();
+    raw_svector_ostream os(objects.back());
+    if (failed(emitMachineCode(*weights, target, optLevel, FileKind::Object, os,
+                               error)))
+      return failure();
+  }
   unsigned parts = partsFor(*module);
   SmallVector<SmallString<0>> bitcode;
   if (parts == 1) {
@@ -57,7 +101,8 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   }
   module.reset();
 
-  SmallVector<SmallString<0>> objects(bitcode.size());
+  size_t first = objects.size();
+  objects.resize(first + bitcode.size());
   std::mutex errorLock;
   auto compilePart = [&](size_t i) {
     LLVMContext context;
@@ -69,7 +114,7 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
     if (!part) {
       partError = toString(part.takeError());
     } else if (succeeded(optimize(**part, target, optLevel, partError))) {
-      raw_svector_ostream os(objects[i]);
+      raw_svector_ostream os(objects[first + i]);
       (void)emitMachineCode(**part, target, optLevel, FileKind::Object, os,
                             partError);
     }

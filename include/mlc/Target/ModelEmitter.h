@@ -56,6 +56,10 @@ llvm::LogicalResult emitMachineCode(llvm::Module &module,
                                     FileKind kind, llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
+/// The section mlc-pack-weight-globals puts the weights in; compileInParts
+/// emits them as an object of their own.
+constexpr const char *kWeightsSection = ".rodata.mlc_weights";
+
 /// At most this many parts per model (ParallelCodegen.cpp).
 constexpr unsigned kMaxCodegenParts = 8;
 
@@ -65,7 +69,8 @@ unsigned partsFor(const llvm::Module &module);
 
 /// Splits `module` by function into partsFor(module) parts, optimizes each
 /// and emits it as an object file, on `jobs` threads; returns the objects'
-/// contents in part order (ParallelCodegen.cpp).
+/// contents: the weights' object first if there are weights, then the
+/// parts in order (ParallelCodegen.cpp).
 llvm::FailureOr<llvm::SmallVector<llvm::SmallString<0>>>
 compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
                unsigned optLevel, unsigned jobs, std::string &error);
