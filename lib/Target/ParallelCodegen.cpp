@@ -48,7 +48,8 @@ namespace {
 std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
   SmallVector<GlobalVariable *> weights;
   for (GlobalVariable &g : module.globals())
-    if (g.hasInitializer() && g.getSection() == section)
+    // The parts find a weight by its name.
+    if (g.hasInitializer() && g.hasName() && g.getSection() == section)
       weights.push_back(&g);
   if (weights.empty())
     return nullptr;
