@@ -23,8 +23,8 @@ done
 [[ ${#models[@]} -gt 0 ]] || models=(transformer transformer_nomm rowwise pooling)
 [[ -f $out/transformer_nomm/model.json ]] || /usr/bin/python3 "$root/bench/kernels/make_models.py" "$out"
 
-names=(scalar vector reassoc)
-flags=("--vector-bits=0" "" "--reassociate-fp-reductions")
+names=(scalar inorder vector)
+flags=("--vector-bits=0" "--reassociate-fp-reductions=false" "")
 for m in "${models[@]}"; do
   for i in "${!names[@]}"; do
     # shellcheck disable=SC2086
