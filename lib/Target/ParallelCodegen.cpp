@@ -84,22 +84,31 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
                                error)))
       return failure();
   }
+  // Optimizes `part` and appends its object to `object`.
+  auto compile = [&](Module &part, SmallString<0> &object,
+                     std::string &partError) {
+    raw_svector_ostream os(object);
+    return succeeded(optimize(part, target, optLevel, partError)) &&
+           succeeded(emitMachineCode(part, target, optLevel, FileKind::Object,
+                                     os, partError));
+  };
   unsigned parts = partsFor(*module);
-  SmallVector<SmallString<0>> bitcode;
   if (parts == 1) {
-    bitcode.emplace_back();
-    raw_svector_ostream os(bitcode.back());
-    WriteBitcodeToFile(*module, os);
-  } else {
-    SplitModule(
-        *module, parts,
-        [&](std::unique_ptr<Module> part) {
-          bitcode.emplace_back();
-          raw_svector_ostream os(bitcode.back());
-          WriteBitcodeToFile(*part, os);
-        },
-        /*PreserveLocals=*/false, /*RoundRobin=*/true);
+    // Nothing to share: compile in place, without a trip through bitcode.
+    objects.emplace_back();
+    if (!compile(*module, objects.back(), error))
+      return failure();
+    return objects;
   }
+  SmallVector<SmallString<0>> bitcode;
+  SplitModule(
+      *module, parts,
+      [&](std::unique_ptr<Module> part) {
+        bitcode.emplace_back();
+        raw_svector_ostream os(bitcode.back());
+        WriteBitcodeToFile(*part, os);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
   module.reset();
 
   size_t first = objects.size();
@@ -112,13 +121,12 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
         MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
                         "part" + std::to_string(i)),
         context);
-    if (!part) {
+    // The module is materialized: its bitcode can go.
+    bitcode[i] = SmallString<0>();
+    if (!part)
       partError = toString(part.takeError());
-    } else if (succeeded(optimize(**part, target, optLevel, partError))) {
-      raw_svector_ostream os(objects[first + i]);
-      (void)emitMachineCode(**part, target, optLevel, FileKind::Object, os,
-                            partError);
-    }
+    else
+      compile(**part, objects[first + i], partError);
     if (!partError.empty()) {
       std::lock_guard<std::mutex> lock(errorLock);
       if (error.empty())

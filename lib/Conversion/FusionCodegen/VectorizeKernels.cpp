@@ -456,10 +456,11 @@ LogicalResult tileToVectors(RewriterBase &rewriter, linalg::LinalgOp op,
   unsigned numLoops = 0;
   for (auto [d, n] : llvm::enumerate(ranges)) {
     int64_t size = n == 1 ? 0 : 1;
-    if (d == plan.dim || d == plan.transposedDim)
+    if (d == plan.dim || d == plan.transposedDim) {
       size = n > plan.lanes && !plan.partial ? plan.lanes : 0;
-    if ((d == plan.dim || d == plan.transposedDim) && size)
-      vectorLoops.push_back({numLoops, unsigned(d)});
+      if (size)
+        vectorLoops.push_back({numLoops, unsigned(d)});
+    }
     numLoops += size != 0;
     sizes.push_back(rewriter.getIndexAttr(size));
   }

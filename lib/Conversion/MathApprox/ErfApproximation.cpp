@@ -22,6 +22,7 @@
 #include "mlc/Conversion/MathApprox.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -46,11 +47,8 @@ struct RationalErf : OpRewritePattern<math::ErfOp> {
     if (!getElementTypeOrSelf(type).isF32())
       return rewriter.notifyMatchFailure(op, "not f32");
     Location loc = op.getLoc();
-    auto constant = [&](float v) -> Value {
-      Attribute attr = rewriter.getF32FloatAttr(v);
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        attr = SplatElementsAttr::get(shaped, attr);
-      return arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(attr));
+    auto constant = [&](float v) {
+      return createScalarOrSplatConstant(rewriter, loc, type, APFloat(v));
     };
     auto horner = [&](ArrayRef<float> coeffs, Value t) {
       Value acc = constant(coeffs.back());
