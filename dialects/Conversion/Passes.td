@@ -90,7 +90,7 @@ def LowerStridedCopies : Pass<"mlc-lower-strided-copies", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
-def ExpandBF16 : Pass<"mlc-expand-bf16", "mlir::ModuleOp"> {
+def ExpandBF16 : Pass<"mlc-expand-bf16"> {
   let summary = "Expand bf16 <-> f32 conversions into integer ops";
   let description = [{
     After arith-emulate-unsupported-floats, bf16 values only move and are
@@ -210,6 +210,11 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     whose result is a blocked Winograd transform (or an elementwise epilogue
     of the output transform) become loops over whole tiles with vectors
     along the channel lanes, computed separably (WinogradKernel.cpp).
+
+    The groups are isolated, so they are lowered in parallel (MLIR's thread
+    pool, as nested passes run); with `vectorize`, each group's remaining
+    linalg ops are also vectorized there, as mlc-vectorize-kernels would
+    after inlining. Inlining is serial, in the groups' order.
   }];
   let options = [
     Option<"contractionKernels", "contraction-kernels", "bool",
@@ -226,6 +231,12 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
            /*default=*/"262144",
            "Kernels with at least this many multiply-adds get an scf.forall "
            "(0: never)">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"false",
+           "Also do what mlc-vectorize-kernels does, inside each group "
+           "before it is inlined (mlc-compile's pipeline)">,
+    Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
+           "false",
+           "With vectorize: as mlc-vectorize-kernels' option">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::LLVM::LLVMDialect",
@@ -235,7 +246,11 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
                            "mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::bufferization::BufferizationDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           // Threads must not load dialects: everything
+                           // vectorization creates is loaded up front.
+                           "mlir::math::MathDialect",
+                           "mlir::ub::UBDialect"];
 }
 
 def OutlineKernels : Pass<"mlc-outline-kernels", "mlir::ModuleOp"> {
@@ -404,7 +419,12 @@ def VectorizeKernels : Pass<"mlc-vectorize-kernels", "mlir::func::FuncOp"> {
     Option<"parallelMinWork", "parallel-min-work", "int64_t",
            /*default=*/"262144",
            "Ops with at least this many loop iterations run their outermost "
-           "parallel dim as an scf.forall (0: never)">
+           "parallel dim as an scf.forall (0: never)">,
+    Option<"topLevelOnly", "top-level-only", "bool", "false",
+           "Only ops directly in the function's body (mlc-compile: the "
+           "fusion groups' ops were vectorized by "
+           "mlc-lower-fusion-groups{vectorize}; what is left is the borders "
+           "of mlc-pad-in-place)">
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::linalg::LinalgDialect",

@@ -120,18 +120,25 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
   // ops; the lowering below replaces them in place.
   std::string instrument =
       o.profile ? "mlc-instrument-kernels{entry=" + o.entry + "}," : "";
+  std::string reassociate = o.reassociateFPReductions ? "true" : "false";
   return "graph-expand-training-ops,"
-         "mlc-record-model-signature{entry=" + o.entry +
-         "}," + instrument +
+         "mlc-record-model-signature{entry=" +
+         o.entry + "}," + instrument +
          "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{" +
          "vector-bits=" + std::to_string(o.vectorBits) +
          " vector-registers=" + std::to_string(o.vectorRegisters) +
          (o.parallel ? "" : " parallel-min-work=0") +
-         "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-bits=" +
-         std::to_string(o.vectorBits) + " reassociate-fp-reductions=" +
-         (o.reassociateFPReductions ? "true" : "false") +
-         (o.parallel ? "" : " parallel-min-work=0") + "}),"
-         "canonicalize,cse," + bufferizePipeline(o) +
+         // The groups are vectorized where they are lowered, in parallel;
+         // mlc-vectorize-kernels is left the pads' borders.
+         " vectorize=true reassociate-fp-reductions=" + reassociate +
+         "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-"
+         "bits=" +
+         std::to_string(o.vectorBits) +
+         " reassociate-fp-reductions=" + reassociate + " top-level-only=true" +
+         (o.parallel ? "" : " parallel-min-work=0") +
+         "}),"
+         "canonicalize,cse," +
+         bufferizePipeline(o) +
          "buffer-deallocation-pipeline,"
          "mlc-lower-strided-copies,"
          "func.func(convert-linalg-to-loops),canonicalize,cse";
@@ -140,10 +147,12 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 /// The ABI wrapper and packed weights, for both devices.
 static std::string abiPipeline(const CPUPipelineOptions &o) {
   return "mlc-emit-model-abi{entry=" + o.entry + " prefix=" + o.abiPrefix +
-         " cpu-features=" +
-         (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) +
-         " device=" + (o.device == "cuda" ? "cuda" : "cpu") +
-         "},canonicalize,mlc-pack-weight-globals";
+         " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) +
+         " device=" + (o.device == "cuda" ? "cuda" : "cpu") + "}," +
+         // On the CPU every kernel is an llvm.func by now: canonicalized in
+         // parallel (the module's other ops are globals and declarations).
+         (o.device == "cuda" ? "canonicalize," : "llvm.func(canonicalize),") +
+         "mlc-pack-weight-globals";
 }
 
 /// CUDA: kernels -> NVVM -> PTX per chip -> one fatbin; host -> LLVM with
@@ -190,23 +199,24 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
   // becomes omp.parallel + omp.wsloop, which LLVM IR translation outlines
   // into __kmpc_fork_call: the runtime implements that small part of
   // libomp's ABI with its own thread pool.
-  std::string vectorLowering =
-      "func.func(lower-vector-multi-reduction{lowering-strategy="
-      "inner-reduction}),convert-vector-to-scf{full-unroll},";
-  // One function per kernel: LLVM's loop passes are superlinear in a
-  // function's size.
-  return "mlc-outline-kernels{entry=" + o.entry + "}," + vectorLowering +
-         "expand-strided-metadata,lower-affine,convert-scf-to-openmp,"
-         "mlc-inline-alloca-scopes,convert-scf-to-cf,"
+  //
+  // Every pass that works function by function is nested under func.func
+  // (then llvm.func): MLIR runs those on the kernels in parallel, one
+  // function per kernel after mlc-outline-kernels.
+  return "mlc-outline-kernels{entry=" + o.entry +
+         "},"
+         "func.func(lower-vector-multi-reduction{lowering-strategy="
+         "inner-reduction},convert-vector-to-scf{full-unroll},"
+         "expand-strided-metadata,lower-affine),convert-scf-to-openmp,"
+         "func.func(mlc-inline-alloca-scopes,convert-scf-to-cf,"
          // f16/bf16 are storage types: math and arithmetic run in f32.
          "math-extend-to-supported-types{target-type=f32},"
          "arith-emulate-unsupported-floats{source-types=f16,bf16 "
          "target-type=f32},mlc-expand-bf16,mlc-approximate-math,"
-         "convert-math-to-llvm,convert-math-to-libm,"
-         "convert-vector-to-llvm{reassociate-fp-reductions=" +
+         "convert-math-to-llvm),convert-math-to-libm,"
+         "func.func(convert-vector-to-llvm{reassociate-fp-reductions=" +
          (o.reassociateFPReductions ? "true" : "false") +
-         "},convert-ub-to-llvm,"
-         "convert-arith-to-llvm,convert-index-to-llvm,"
+         "},convert-ub-to-llvm,convert-arith-to-llvm,convert-index-to-llvm),"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,convert-openmp-to-llvm,"

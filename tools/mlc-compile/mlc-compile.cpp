@@ -152,6 +152,7 @@ cl::opt<bool> reassociateFPReductions(
     cl::init(true));
 cl::opt<unsigned>
     jobs("j", cl::cat(mlcCategory), cl::value_desc("N"),
+         cl::Prefix, // -j2, -j 2
          cl::desc("Threads optimizing and emitting the model's parts (default: "
                   "the CPUs this process may use); the .so is the same for "
                   "every N"));

@@ -160,6 +160,25 @@ mlir::FailureOr<bool> emitWinogradKernel(mlir::RewriterBase &rewriter,
                                          graph::FusionGroupOp group,
                                          const KernelOptions &options);
 
+/// What mlc-vectorize-kernels does, over the ops nested in `scope` (a
+/// function, or a fusion group before it is inlined). Building every
+/// dialect's canonicalization patterns costs more than vectorizing a small
+/// kernel, so the pattern sets are built once and shared (also across
+/// threads: frozen sets are immutable).
+struct VectorizePatterns {
+  explicit VectorizePatterns(mlir::MLIRContext *ctx);
+  mlir::FrozenRewritePatternSet canonical, cleanup, folding;
+};
+struct VectorizeOptions {
+  unsigned vectorBits = 256;
+  bool reassociateFPReductions = false;
+  int64_t parallelMinWork = 1 << 18;
+  /// Only ops directly in `scope`'s body (not inside loops) are tiled.
+  bool topLevelOnly = false;
+};
+void vectorizeKernels(mlir::Operation *scope, const VectorizeOptions &options,
+                      const VectorizePatterns &patterns);
+
 } // namespace mlc::codegen
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -127,11 +128,22 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
     kernelOpts.vectorRegisters = vectorRegisters;
     kernelOpts.parallelMinWork = parallelMinWork;
 
-    IRRewriter rewriter(ctx);
-    for (mlc::graph::FusionGroupOp group : groups) {
+    std::optional<mlc::codegen::VectorizePatterns> vectorizePatterns;
+    mlc::codegen::VectorizeOptions vectorizeOpts;
+    if (vectorize && vectorBits > 0) {
+      vectorizePatterns.emplace(ctx);
+      vectorizeOpts.vectorBits = vectorBits;
+      vectorizeOpts.reassociateFPReductions = reassociateFPReductions;
+      vectorizeOpts.parallelMinWork = parallelMinWork;
+    }
+
+    // Each thread changes only the inside of its group (isolated from
+    // above); reading the constants the group's operands are is safe.
+    auto lower = [&](mlc::graph::FusionGroupOp group) -> LogicalResult {
+      IRRewriter rewriter(ctx);
       // The group is isolated, so fusion cannot reach outside it.
       if (failed(applyPatternsGreedily(group, frozen)))
-        return signalPassFailure();
+        return failure();
       FailureOr<bool> kernel =
           contractionKernels
               ? mlc::codegen::emitContractionKernel(rewriter, group, kernelOpts)
@@ -143,12 +155,20 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       if (failed(kernel) ||
           (!*kernel &&
            failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))
-        return signalPassFailure();
+        return failure();
       // Drop the untiled originals that tiling left without users.
       if (failed(applyPatternsGreedily(group, FrozenRewritePatternSet())))
-        return signalPassFailure();
+        return failure();
+      if (vectorizePatterns)
+        mlc::codegen::vectorizeKernels(group, vectorizeOpts,
+                                       *vectorizePatterns);
+      return success();
+    };
+    if (failed(failableParallelForEach(ctx, groups, lower)))
+      return signalPassFailure();
+    IRRewriter rewriter(ctx);
+    for (mlc::graph::FusionGroupOp group : groups)
       mlc::codegen::inlineGroup(rewriter, group);
-    }
   }
 };
 

@@ -573,9 +573,17 @@ void reuseDyingInput(RewriterBase &rewriter, linalg::GenericOp op) {
   Type resultType = op->getResult(0).getType();
   for (OpOperand *in : op.getDpsInputOperands()) {
     Value x = in->get();
-    Operation *def = x.getDefiningOp();
-    if (x.getType() != resultType || !x.hasOneUse() || !def ||
-        isa<tensor::ExtractSliceOp, arith::ConstantOp>(def) ||
+    // Inside a fusion group not yet inlined, an input of the group stands
+    // for the value outside it (read only: other threads may be lowering
+    // other groups, but none changes this group's operands).
+    Value outer = x;
+    if (auto arg = dyn_cast<BlockArgument>(x))
+      if (auto group = dyn_cast<mlc::graph::FusionGroupOp>(
+              arg.getOwner()->getParentOp()))
+        outer = group.getInputs()[arg.getArgNumber()];
+    Operation *def = outer.getDefiningOp();
+    if (x.getType() != resultType || !x.hasOneUse() || !outer.hasOneUse() ||
+        !def || isa<tensor::ExtractSliceOp, arith::ConstantOp>(def) ||
         !op.getMatchingIndexingMap(in).isIdentity())
       continue;
     unsigned pos = in->getOperandNumber();
@@ -596,165 +604,145 @@ void reuseDyingInput(RewriterBase &rewriter, linalg::GenericOp op) {
   }
 }
 
-/// A transposed read (its permutation map's dims not in increasing order,
-/// the last one the source's innermost dim) becomes a read in the source's
-/// order, one contiguous vector per row, and a vector.transpose in
-/// registers. MLIR's permutation lowering only handles permutations of the
-/// source's minor dims; convert-vector-to-scf would otherwise read the
-/// transposed tile one scalar at a time.
-struct ReadInSourceOrder : OpRewritePattern<vector::TransferReadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::TransferReadOp read,
-                                PatternRewriter &rewriter) const override {
-    AffineMap map = read.getPermutationMap();
-    if (read.getMask() || map.getNumResults() < 2 ||
-        read.getVectorType().isScalable())
-      return failure();
-    SmallVector<unsigned> dims;
-    for (AffineExpr e : map.getResults()) {
-      auto d = dyn_cast<AffineDimExpr>(e);
-      if (!d)
-        return failure();
-      dims.push_back(d.getPosition());
-    }
-    if (llvm::is_sorted(dims) ||
-        *llvm::max_element(dims) != map.getNumDims() - 1)
-      return failure();
-    // order[j]: the vector dim read j-th in source order.
-    SmallVector<int64_t> order(dims.size());
-    std::iota(order.begin(), order.end(), 0);
-    llvm::stable_sort(order,
-                      [&](int64_t a, int64_t b) { return dims[a] < dims[b]; });
-    SmallVector<AffineExpr> exprs;
-    SmallVector<int64_t> shape;
-    SmallVector<bool> inBounds;
-    ArrayRef<int64_t> oldShape = read.getVectorType().getShape();
-    for (int64_t j : order) {
-      exprs.push_back(map.getResult(j));
-      shape.push_back(oldShape[j]);
-      inBounds.push_back(read.isDimInBounds(j));
-    }
-    auto type = VectorType::get(shape, read.getVectorType().getElementType());
-    Value sorted = vector::TransferReadOp::create(
-        rewriter, read.getLoc(), type, read.getBase(), read.getIndices(),
-        AffineMapAttr::get(
-            AffineMap::get(map.getNumDims(), 0, exprs, read.getContext())),
-        read.getPadding(), /*mask=*/Value(),
-        rewriter.getBoolArrayAttr(inBounds));
-    // Vector dim k of the result is dim inverse[k] of the sorted read.
-    SmallVector<int64_t> inverse(order.size());
-    for (auto [j, k] : llvm::enumerate(order))
-      inverse[k] = j;
-    rewriter.replaceOpWithNewOp<vector::TransposeOp>(read, sorted, inverse);
-    return success();
-  }
-};
-
-/// Adds what the canonicalize pass would run.
-void addCanonicalization(RewritePatternSet &patterns) {
-  MLIRContext *ctx = patterns.getContext();
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-}
-
 struct VectorizeKernels : mlc::impl::VectorizeKernelsBase<VectorizeKernels> {
   using Base::Base;
 
   void runOnOperation() override {
     if (vectorBits == 0)
       return;
-    func::FuncOp func = getOperation();
-    MLIRContext *ctx = &getContext();
-    IRRewriter rewriter(ctx);
-    // Tile-and-fuse leaves a copy of a producer per consumer slice; merge
-    // them before they become loops, which CSE does not merge.
-    {
-      DominanceInfo dominance(func);
-      eliminateCommonSubExpressions(rewriter, dominance, func);
-    }
-
-    // 1. Tile every op with a plan into vector tiles.
-    SmallVector<linalg::LinalgOp> candidates;
-    func.walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
-    for (linalg::LinalgOp op : candidates) {
-      // Also for ops left scalar: their producer may become a loop.
-      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-        reuseDyingInput(rewriter, generic);
-      std::optional<VectorPlan> plan =
-          planFor(op, vectorBits, reassociateFPReductions);
-      if (!plan) {
-        // Left scalar (a transpose gathers): a large one still runs on
-        // the runtime's threads (the blocked layout's reorders and
-        // Winograd's transposes of ResNet-18 at batch 8 took 8% of a run
-        // and did not speed up with a second thread).
-        OpBuilder::InsertionGuard guard(rewriter);
-        VectorPlan scalar{/*dim=*/~0u, /*lanes=*/1};
-        (void)tileForThreads(rewriter, op, scalar, parallelMinWork);
-        continue;
-      }
-      if (isVectorTile(op, *plan, plan->lanes))
-        continue;
-      // An op that cannot be tiled stays as it is.
-      (void)tileToVectors(rewriter, op, *plan, parallelMinWork);
-    }
-
-    // 2. Fold the peeled tiles' sizes to constants (static tiles). Like the
-    // canonicalize pass, a rewrite that does not converge is no error.
-    RewritePatternSet canonical(ctx);
-    addCanonicalization(canonical);
-    (void)applyPatternsGreedily(func, std::move(canonical));
-
-    // 3. Vectorize every op that is one vector tile.
-    SmallVector<std::pair<linalg::LinalgOp, VectorPlan>> tiles;
-    func.walk([&](linalg::LinalgOp op) {
-      std::optional<VectorPlan> plan =
-          planFor(op, vectorBits, reassociateFPReductions);
-      // A few registers: partial reductions' accumulators.
-      if (plan && isVectorTile(op, *plan, 4 * plan->lanes))
-        tiles.push_back({op, *plan});
-    });
-    for (auto [op, plan] : tiles) {
-      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-        if (!llvm::all_of(generic.getIndexingMapsArray(),
-                          [](AffineMap m) {
-                            return m.isProjectedPermutation(
-                                /*allowZeroInResults=*/true);
-                          }) &&
-            failed(rewriteWindowMaps(rewriter, generic)))
-          continue;
-      if (failed(linalg::vectorizeOpPrecondition(op)))
-        continue;
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op);
-      if (failed(result))
-        continue;
-      rewriter.replaceOp(op, result->replacements);
-    }
-
-    // 4. 1-D vectors; accumulators (slices, then vectors of them) carried
-    // in registers across the reduction loops; then transfers read and
-    // write the kernels' tensors directly.
-    RewritePatternSet cleanup(ctx);
-    vector::populateCastAwayVectorLeadingOneDimPatterns(cleanup);
-    vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
-    cleanup.add<ReadInSourceOrder>(ctx);
-    addCanonicalization(cleanup);
-    (void)applyPatternsGreedily(func, std::move(cleanup));
-    SmallVector<scf::ForOp> loops;
-    func.walk([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
-    for (scf::ForOp loop : loops) {
-      LoopLikeOpInterface hoisted = hoistLoopInvariantSubsets(rewriter, loop);
-      moveLoopInvariantCode(hoisted);
-    }
-
-    RewritePatternSet folding(ctx);
-    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(folding);
-    addCanonicalization(folding);
-    (void)applyPatternsGreedily(func, std::move(folding));
+    mlc::codegen::VectorizeOptions options;
+    options.vectorBits = vectorBits;
+    options.reassociateFPReductions = reassociateFPReductions;
+    options.parallelMinWork = parallelMinWork;
+    options.topLevelOnly = topLevelOnly;
+    mlc::codegen::VectorizePatterns patterns(&getContext());
+    mlc::codegen::vectorizeKernels(getOperation(), options, patterns);
   }
 };
 
 } // namespace
+
+void mlc::codegen::vectorizeKernels(Operation *scope,
+                                    const VectorizeOptions &options,
+                                    const VectorizePatterns &patterns) {
+  IRRewriter rewriter(scope->getContext());
+  // Tile-and-fuse leaves a copy of a producer per consumer slice; merge
+  // them before they become loops, which CSE does not merge.
+  {
+    DominanceInfo dominance(scope);
+    eliminateCommonSubExpressions(rewriter, dominance, scope);
+  }
+  Block &body = scope->getRegion(0).front();
+  SmallVector<linalg::LinalgOp> candidates;
+  scope->walk([&](linalg::LinalgOp op) {
+    if (!options.topLevelOnly || op->getBlock() == &body)
+      candidates.push_back(op);
+  });
+  if (candidates.empty())
+    return;
+  // With topLevelOnly the steps below touch only what the candidates
+  // become: the cleanup patterns run again over kernels vectorized before
+  // can cycle, and would cost their time again.
+  llvm::DenseSet<Operation *> untouched;
+  if (options.topLevelOnly) {
+    for (Operation &op : body)
+      untouched.insert(&op);
+    for (linalg::LinalgOp op : candidates)
+      untouched.erase(op);
+  }
+  auto walkTouched = [&](auto fn) {
+    if (!options.topLevelOnly)
+      return (void)scope->walk(fn);
+    for (Operation &op : llvm::make_early_inc_range(body))
+      if (!untouched.contains(&op))
+        op.walk(fn);
+  };
+  // Like the canonicalize pass, a rewrite that does not converge is no
+  // error.
+  auto rewriteTouched = [&](const FrozenRewritePatternSet &set) {
+    if (!options.topLevelOnly)
+      return (void)applyPatternsGreedily(scope, set);
+    SmallVector<Operation *> ops;
+    walkTouched([&](Operation *op) { ops.push_back(op); });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    (void)applyOpPatternsGreedily(ops, set, config);
+  };
+
+  // 1. Tile every op with a plan into vector tiles.
+  for (linalg::LinalgOp op : candidates) {
+    // Also for ops left scalar: their producer may become a loop.
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      reuseDyingInput(rewriter, generic);
+    std::optional<VectorPlan> plan =
+        planFor(op, options.vectorBits, options.reassociateFPReductions);
+    if (!plan) {
+      // Left scalar (a transpose gathers): a large one still runs on the
+      // runtime's threads (the blocked layout's reorders and Winograd's
+      // transposes of ResNet-18 at batch 8 took 8% of a run and did not
+      // speed up with a second thread).
+      OpBuilder::InsertionGuard guard(rewriter);
+      VectorPlan scalar{/*dim=*/~0u, /*lanes=*/1};
+      (void)tileForThreads(rewriter, op, scalar, options.parallelMinWork);
+      continue;
+    }
+    if (isVectorTile(op, *plan, plan->lanes))
+      continue;
+    // An op that cannot be tiled stays as it is.
+    (void)tileToVectors(rewriter, op, *plan, options.parallelMinWork);
+  }
+
+  // 2. Fold the peeled tiles' sizes to constants (static tiles).
+  rewriteTouched(patterns.canonical);
+
+  // 3. Vectorize every op that is one vector tile.
+  SmallVector<std::pair<linalg::LinalgOp, VectorPlan>> tiles;
+  walkTouched([&](linalg::LinalgOp op) {
+    std::optional<VectorPlan> plan =
+        planFor(op, options.vectorBits, options.reassociateFPReductions);
+    // A few registers: partial reductions' accumulators.
+    if (plan && isVectorTile(op, *plan, 4 * plan->lanes))
+      tiles.push_back({op, *plan});
+  });
+  for (auto [op, plan] : tiles) {
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      if (!llvm::all_of(generic.getIndexingMapsArray(),
+                        [](AffineMap m) {
+                          return m.isProjectedPermutation(
+                              /*allowZeroInResults=*/true);
+                        }) &&
+          failed(rewriteWindowMaps(rewriter, generic)))
+        continue;
+    if (failed(linalg::vectorizeOpPrecondition(op)))
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, op);
+    if (failed(result))
+      continue;
+    rewriter.replaceOp(op, result->replacements);
+  }
+
+  // 4. 1-D vectors; accumulators (slices, then vectors of them) carried in
+  // registers across the reduction loops; then transfers read and write
+  // the kernels' tensors directly.
+  rewriteTouched(patterns.cleanup);
+  if (options.topLevelOnly) {
+    // A driver over a list of ops does not unique the constants it folds
+    // to: a subset read and written at two equal constant indices is not
+    // hoisted.
+    DominanceInfo dominance(scope);
+    eliminateCommonSubExpressions(rewriter, dominance, scope);
+  }
+  SmallVector<scf::ForOp> loops;
+  walkTouched([&](scf::ForOp loop) { loops.push_back(loop); }); // inner first
+  for (scf::ForOp loop : loops) {
+    // Nor does it move the constants it folds to out of loops: a read
+    // whose padding value is defined in the loop is not hoisted.
+    if (options.topLevelOnly)
+      moveLoopInvariantCode(loop);
+    LoopLikeOpInterface hoisted = hoistLoopInvariantSubsets(rewriter, loop);
+    moveLoopInvariantCode(hoisted);
+  }
+  rewriteTouched(patterns.folding);
+}

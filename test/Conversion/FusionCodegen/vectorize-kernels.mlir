@@ -6,6 +6,13 @@
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=512}),canonicalize,cse)' | FileCheck %s --check-prefix=V16
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=0}),canonicalize,cse)' | FileCheck %s --check-prefix=SCALAR
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups,mlc-vectorize-kernels{vector-bits=256 reassociate-fp-reductions}),canonicalize,cse)' | FileCheck %s --check-prefix=FAST
+// mlc-compile's pipeline vectorizes each group before inlining it (in
+// parallel) and leaves mlc-vectorize-kernels the ops outside groups: the
+// same code.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vectorize=true vector-bits=256},mlc-vectorize-kernels{vector-bits=256 top-level-only=true}),canonicalize,cse)' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vectorize=true vector-bits=512},mlc-vectorize-kernels{vector-bits=512 top-level-only=true}),canonicalize,cse)' | FileCheck %s --check-prefix=V16
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vectorize=true vector-bits=256 reassociate-fp-reductions=true},mlc-vectorize-kernels{vector-bits=256 top-level-only=true reassociate-fp-reductions=true}),canonicalize,cse)' | FileCheck %s --check-prefix=FAST
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vectorize=true vector-bits=256 parallel-min-work=300},mlc-vectorize-kernels{vector-bits=256 top-level-only=true parallel-min-work=300}),canonicalize,cse)' | FileCheck %s --check-prefix=PAR
 // Ops with at least parallel-min-work iterations get an scf.forall over
 // their outermost parallel dim (not the vector dim) first.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{parallel-min-work=300},mlc-vectorize-kernels{vector-bits=256 parallel-min-work=300}),canonicalize,cse)' | FileCheck %s --check-prefix=PAR
