@@ -277,6 +277,34 @@ def OutlineKernels : Pass<"mlc-outline-kernels", "mlir::ModuleOp"> {
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def MergeKernels : Pass<"mlc-merge-kernels", "mlir::ModuleOp"> {
+  let summary = "Kernels identical but for their weights and buffers share "
+                "one function";
+  let description = [{
+    Runs after mlc-outline-kernels. In each kernel, the weights it reads
+    (memref.get_global) and the views of its buffer arguments at constant
+    byte shifts (memref.view: the workspace slots of the static memory
+    plan) stand for arguments: a kernel's canonical form has them appended
+    to its arguments, the dead constants dropped and the top-level
+    constants in one order. Kernels called once from the entry function
+    whose forms print the same become one function, named after the first
+    of them, and every call site passes its own globals and views. A kernel
+    with no twin is left as it is.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The model's entry function (its kernels are <entry>_kernel<N>)">,
+  ];
+  let statistics = [
+    Statistic<"merged", "shared-functions",
+              "Functions now shared by several kernels">,
+    Statistic<"removed", "removed-functions",
+              "Kernel functions replaced by a shared one">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def InlineAllocaScopes : Pass<"mlc-inline-alloca-scopes"> {
   let summary = "Inline memref.alloca_scope ops that allocate nothing";
   let description = [{

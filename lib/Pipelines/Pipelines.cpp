@@ -204,6 +204,7 @@ static std::string llvmPipeline(const CPUPipelineOptions &o) {
   // (then llvm.func): MLIR runs those on the kernels in parallel, one
   // function per kernel after mlc-outline-kernels.
   return "mlc-outline-kernels{entry=" + o.entry +
+         "},mlc-merge-kernels{entry=" + o.entry +
          "},"
          "func.func(lower-vector-multi-reduction{lowering-strategy="
          "inner-reduction},convert-vector-to-scf{full-unroll},"
