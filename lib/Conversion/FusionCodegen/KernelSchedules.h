@@ -175,6 +175,9 @@ struct VectorizeOptions {
   int64_t parallelMinWork = 1 << 18;
   /// Only ops directly in `scope`'s body (not inside loops) are tiled.
   bool topLevelOnly = false;
+  /// Fills that are the destination of an insert_slice (a pad) are left
+  /// for mlc-pad-in-place, which shrinks them to the border.
+  bool leavePadFills = false;
 };
 void vectorizeKernels(mlir::Operation *scope, const VectorizeOptions &options,
                       const VectorizePatterns &patterns);

@@ -135,6 +135,9 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       vectorizeOpts.vectorBits = vectorBits;
       vectorizeOpts.reassociateFPReductions = reassociateFPReductions;
       vectorizeOpts.parallelMinWork = parallelMinWork;
+      // mlc-pad-in-place still has to see the pads' fills (then
+      // mlc-vectorize-kernels{top-level-only} vectorizes the borders).
+      vectorizeOpts.leavePadFills = true;
     }
 
     // Each thread changes only the inside of its group (isolated from

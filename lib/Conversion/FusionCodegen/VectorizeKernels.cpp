@@ -634,8 +634,15 @@ void mlc::codegen::vectorizeKernels(Operation *scope,
   }
   Block &body = scope->getRegion(0).front();
   SmallVector<linalg::LinalgOp> candidates;
+  auto isPadFill = [](linalg::LinalgOp op) {
+    if (!isa<linalg::FillOp>(op.getOperation()) || !op->hasOneUse())
+      return false;
+    auto insert = dyn_cast<tensor::InsertSliceOp>(*op->user_begin());
+    return insert && insert.getDest() == op->getResult(0);
+  };
   scope->walk([&](linalg::LinalgOp op) {
-    if (!options.topLevelOnly || op->getBlock() == &body)
+    if ((!options.topLevelOnly || op->getBlock() == &body) &&
+        !(options.leavePadFills && isPadFill(op)))
       candidates.push_back(op);
   });
   if (candidates.empty())

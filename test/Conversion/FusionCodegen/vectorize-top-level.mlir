@@ -55,3 +55,32 @@ func.func @column_sum(%x: tensor<37x20xf32>) -> tensor<20xf32> {
   } -> tensor<20xf32>
   return %r : tensor<20xf32>
 }
+
+// -----
+
+// In mlc-compile's order, a pad group is lowered and vectorized with its
+// fill left alone, so mlc-pad-in-place still shrinks the fill to the
+// border (vectorized afterwards) and the producer writes the interior.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vectorize=true vector-bits=256},mlc-pad-in-place,mlc-vectorize-kernels{vector-bits=256 top-level-only=true}))' | FileCheck %s --check-prefix=PAD
+// PAD-LABEL: func.func @pad_group
+// PAD-NOT: outs(%{{.*}} : tensor<1x6x10xf32>)
+// PAD: bufferization.alloc_tensor() : tensor<1x6x10xf32>
+// PAD: vector.transfer_write %{{.*}} : vector<8xf32>, tensor<1x1x8xf32>
+// PAD: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, 1, 1] [1, 4, 8] [1, 1, 1]
+// PAD: scf.for {{.*}} iter_args(%{{.*}} = %[[IN]])
+// PAD: arith.maximumf %{{.*}} : vector<8xf32>
+// PAD-NOT: outs(%{{.*}} : tensor<1x6x10xf32>)
+// PAD: return
+func.func @pad_group(%x: tensor<1x4x8xf32>) -> tensor<1x6x10xf32> {
+  %0 = graph.fusion_group "elementwise"(%x) : (tensor<1x4x8xf32>) -> tensor<1x4x8xf32> {
+  ^bb0(%a: tensor<1x4x8xf32>):
+    %r = graph.relu %a : tensor<1x4x8xf32>
+    graph.yield %r : tensor<1x4x8xf32>
+  }
+  %1 = graph.fusion_group "data"(%0) : (tensor<1x4x8xf32>) -> tensor<1x6x10xf32> {
+  ^bb0(%a: tensor<1x4x8xf32>):
+    %p = graph.pad %a {pads = array<i64: 0, 1, 1, 0, 1, 1>, value = 0.000000e+00 : f64} : (tensor<1x4x8xf32>) -> tensor<1x6x10xf32>
+    graph.yield %p : tensor<1x6x10xf32>
+  }
+  return %1 : tensor<1x6x10xf32>
+}
