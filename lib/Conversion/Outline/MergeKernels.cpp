@@ -46,14 +46,16 @@ bool isDataAddress(Operation *op, Block &entry) {
 /// own), not inserted in the module, and the text that identifies it.
 struct Canonical {
   func::FuncOp kernel;           // the original
+  func::CallOp call;             // its one call, in the entry function
   func::FuncOp form;             // detached
   SmallVector<Operation *> data; // in `kernel`, one per extra argument
   std::string key;
 };
 
-Canonical canonicalize(func::FuncOp kernel) {
+Canonical canonicalize(func::FuncOp kernel, func::CallOp call) {
   Canonical c;
   c.kernel = kernel;
+  c.call = call;
   Block &entry = kernel.getBody().front();
   for (Operation &op : entry)
     if (isDataAddress(&op, entry))
@@ -93,19 +95,6 @@ Canonical canonicalize(func::FuncOp kernel) {
   return c;
 }
 
-/// The call of `kernel` in `entryFn`, if it has exactly one.
-func::CallOp soleCall(func::FuncOp entryFn, func::FuncOp kernel) {
-  func::CallOp found;
-  unsigned calls = 0;
-  entryFn.walk([&](func::CallOp call) {
-    if (call.getCallee() == kernel.getSymName()) {
-      found = call;
-      ++calls;
-    }
-  });
-  return calls == 1 ? found : func::CallOp();
-}
-
 struct MergeKernels : mlc::impl::MergeKernelsBase<MergeKernels> {
   using Base::Base;
 
@@ -117,10 +106,19 @@ struct MergeKernels : mlc::impl::MergeKernelsBase<MergeKernels> {
     std::string prefix = entry + "_kernel";
     SmallVector<Canonical> all; // owns the keys of `classes`
     llvm::MapVector<StringRef, SmallVector<Canonical>> classes;
-    for (auto kernel : module.getOps<func::FuncOp>())
+    // Every call in the module, by callee, in one walk: only a kernel
+    // called once, from the entry function, is rewritten.
+    llvm::DenseMap<StringRef, SmallVector<func::CallOp, 1>> callsTo;
+    module.walk(
+        [&](func::CallOp call) { callsTo[call.getCallee()].push_back(call); });
+    for (auto kernel : module.getOps<func::FuncOp>()) {
+      auto calls = callsTo.find(kernel.getSymName());
       if (kernel.isPrivate() && !kernel.isExternal() &&
-          kernel.getSymName().starts_with(prefix) && soleCall(entryFn, kernel))
-        all.push_back(canonicalize(kernel));
+          kernel.getSymName().starts_with(prefix) && calls != callsTo.end() &&
+          calls->second.size() == 1 &&
+          calls->second.front()->getParentOfType<func::FuncOp>() == entryFn)
+        all.push_back(canonicalize(kernel, calls->second.front()));
+    }
     for (Canonical &c : all)
       classes[c.key].push_back(c);
 
@@ -134,7 +132,7 @@ struct MergeKernels : mlc::impl::MergeKernelsBase<MergeKernels> {
       func::FuncOp shared = first.form;
       shared.setSymName(first.kernel.getSymName());
       for (Canonical &m : members) {
-        func::CallOp call = soleCall(entryFn, m.kernel);
+        func::CallOp call = m.call;
         b.setInsertionPoint(call);
         SmallVector<Value> operands(call.getOperands());
         IRMapping callMap;

@@ -83,17 +83,28 @@ func.func @main(%ws: memref<256xi8>) {
 // -----
 
 // A kernel called twice, or from another function, is left alone: the
-// pass only rewrites the one call mlc-outline-kernels made.
+// pass only rewrites the one call mlc-outline-kernels made. Here every
+// kernel is a twin of another, and none is merged.
 // CHECK-LABEL: func.func private @main_kernel0
 // CHECK: memref.get_global @w0
 // CHECK-LABEL: func.func private @main_kernel1
 // CHECK: memref.get_global @w1
+// CHECK-LABEL: func.func private @main_kernel2
+// CHECK: memref.get_global @w2
+// CHECK-LABEL: func.func private @main_kernel3
+// CHECK: memref.get_global @w3
 // CHECK-LABEL: func.func @main
 // CHECK: call @main_kernel0(%{{.*}})
 // CHECK: call @main_kernel0(%{{.*}})
 // CHECK: call @main_kernel1(%{{.*}})
+// CHECK: call @main_kernel2(%{{.*}})
+// CHECK: call @main_kernel3(%{{.*}})
+// CHECK-LABEL: func.func @other
+// CHECK: call @main_kernel3(%{{.*}})
 memref.global "private" constant @w0 : memref<4xf32> = dense<1.0>
 memref.global "private" constant @w1 : memref<4xf32> = dense<2.0>
+memref.global "private" constant @w2 : memref<4xf32> = dense<3.0>
+memref.global "private" constant @w3 : memref<4xf32> = dense<4.0>
 func.func private @main_kernel0(%ws: memref<256xi8>) {
   %c0 = arith.constant 0 : index
   %w = memref.get_global @w0 : memref<4xf32>
@@ -108,9 +119,32 @@ func.func private @main_kernel1(%ws: memref<256xi8>) {
   memref.copy %w, %v : memref<4xf32> to memref<4xf32>
   return
 }
+// Twin of kernel3, which another function calls too.
+func.func private @main_kernel2(%ws: memref<256xi8>) {
+  %c0 = arith.constant 0 : index
+  %w = memref.get_global @w2 : memref<4xf32>
+  %v = memref.view %ws[%c0][] : memref<256xi8> to memref<8xf16>
+  %h = memref.view %ws[%c0][] : memref<256xi8> to memref<4xf32>
+  memref.copy %w, %h : memref<4xf32> to memref<4xf32>
+  return
+}
+func.func private @main_kernel3(%ws: memref<256xi8>) {
+  %c0 = arith.constant 0 : index
+  %w = memref.get_global @w3 : memref<4xf32>
+  %v = memref.view %ws[%c0][] : memref<256xi8> to memref<8xf16>
+  %h = memref.view %ws[%c0][] : memref<256xi8> to memref<4xf32>
+  memref.copy %w, %h : memref<4xf32> to memref<4xf32>
+  return
+}
 func.func @main(%ws: memref<256xi8>) {
   call @main_kernel0(%ws) : (memref<256xi8>) -> ()
   call @main_kernel0(%ws) : (memref<256xi8>) -> ()
   call @main_kernel1(%ws) : (memref<256xi8>) -> ()
+  call @main_kernel2(%ws) : (memref<256xi8>) -> ()
+  call @main_kernel3(%ws) : (memref<256xi8>) -> ()
+  return
+}
+func.func @other(%ws: memref<256xi8>) {
+  call @main_kernel3(%ws) : (memref<256xi8>) -> ()
   return
 }
