@@ -270,6 +270,18 @@ def make_small_map_convs():
     ), (2, 128, 6, 7)
 
 
+def make_pointwise_blocks():
+    """1x1 convolutions in the blocked layout whose 1056-channel reductions
+    are summed in blocks of 14 channel blocks (the last of 10) through the
+    destination: a stride-2 one from 16x16 and one on the 8x8 map with the
+    residual add and ReLU applied after the last block."""
+    return nn.Sequential(
+        nn.Conv2d(96, 1056, 1), nn.ReLU(),
+        nn.Conv2d(1056, 1056, 1, stride=2), nn.ReLU(),
+        Residual(nn.Conv2d(1056, 1056, 1)),
+    ), (1, 96, 16, 16)
+
+
 def make_winograd_convs():
     """Stride-1 3x3 convolutions that mlc-compile turns into Winograd
     F(4x4, 3x3) (at least 32 input and 64 output channels, 16 tiles), batch
@@ -395,6 +407,7 @@ MODELS = {
     "stem_and_concat": make_stem_and_concat,
     "strided_convs": make_strided_convs,
     "small_map_convs": make_small_map_convs,
+    "pointwise_blocks": make_pointwise_blocks,
     "winograd_convs": make_winograd_convs,
 }
 
@@ -415,6 +428,7 @@ REQUIRED_OPS = {
     "stem_and_concat": {"Conv", "Relu", "Concat", "MaxPool", "Mul"},
     "strided_convs": {"Conv", "Relu", "Resize", "Concat"},
     "small_map_convs": {"Conv", "Relu", "Add", "Concat"},
+    "pointwise_blocks": {"Conv", "Relu", "Add"},
     "winograd_convs": {"Conv", "BatchNormalization", "Relu", "Add", "MaxPool",
                        "Concat"},
     "mobilenet_v2": {"Conv", "BatchNormalization", "Clip", "Add",

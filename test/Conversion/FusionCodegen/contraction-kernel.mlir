@@ -547,6 +547,48 @@ func.func @nchwc_narrow_map_flat_rows(%x: tensor<1x4x7x7x16xf32>) -> tensor<1x4x
 
 // -----
 
+// The blocked layout with rows over a 7x7 map and a 392 KB input that each
+// of the 32 output channel blocks would read again: its 128 input channel
+// blocks are summed 16 at a time (16 KB of each weight panel, in L1). The
+// first 16 start from zero, blocks 2-7 (a loop) and 8 from the partial
+// sums, read back as whole vectors; only the last applies the ReLU.
+// CHECK-LABEL: func.func @nchwc_pointwise_reduction_blocks
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.for %{{.*}} = %c1 to %c7 step %c1 iter_args
+// CHECK: vector.transfer_read %{{.*}} {in_bounds = [true]} : tensor<1x32x7x7x16xf32>, vector<8xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK-NOT: arith.maximumf
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK: arith.maximumf
+// A 3x3 convolution on the same input keeps its whole reduction.
+// CHECK-LABEL: func.func @nchwc_3x3_not_blocked
+// CHECK-NOT: scf.for %{{.*}} = %c1 to %c{{[0-9]+}} step %c1 iter_args
+// CHECK: return
+
+func.func @nchwc_pointwise_reduction_blocks(%x: tensor<1x128x7x7x16xf32>) -> tensor<1x32x7x7x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x128x1x1x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x128x7x7x16xf32>, tensor<32x128x1x1x16x16xf32>) -> tensor<1x32x7x7x16xf32> {
+  ^bb0(%a: tensor<1x128x7x7x16xf32>, %c: tensor<32x128x1x1x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x128x7x7x16xf32>, tensor<32x128x1x1x16x16xf32>) -> tensor<1x32x7x7x16xf32>
+    %2 = graph.relu %1 : tensor<1x32x7x7x16xf32>
+    graph.yield %2 : tensor<1x32x7x7x16xf32>
+  }
+  return %0 : tensor<1x32x7x7x16xf32>
+}
+
+func.func @nchwc_3x3_not_blocked(%x: tensor<1x128x9x9x16xf32>) -> tensor<1x32x7x7x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x128x3x3x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x128x9x9x16xf32>, tensor<32x128x3x3x16x16xf32>) -> tensor<1x32x7x7x16xf32> {
+  ^bb0(%a: tensor<1x128x9x9x16xf32>, %c: tensor<32x128x3x3x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x128x9x9x16xf32>, tensor<32x128x3x3x16x16xf32>) -> tensor<1x32x7x7x16xf32>
+    graph.yield %1 : tensor<1x32x7x7x16xf32>
+  }
+  return %0 : tensor<1x32x7x7x16xf32>
+}
+
+// -----
+
 // An input larger than half of L2 (401 KB) with all 4 weight panels in
 // 32 KB: the output rows go outside the channel blocks, so each input row
 // is read by every panel while it is in L1.
