@@ -534,7 +534,7 @@ Value Emitter::readPartial(Value dest, const Point &pt, int64_t i, int64_t j) {
   return read(a, pt, i, j);
 }
 
-void Emitter::chooseReductionBlock() {
+int64_t Emitter::reductionBlock(std::optional<unsigned> flat) const {
   // The multiplicand read by rows (broadcast along n) is streamed again for
   // every n tile and outer index it does not depend on. Once that is many
   // MB of a tensor larger than L2 (a 1x1 convolution with 2048 input
@@ -545,7 +545,7 @@ void Emitter::chooseReductionBlock() {
   // through the destination. Below that, storing and reloading the partial
   // sums costs more than it saves (3x3 convolutions on 7-28 wide maps lost
   // 6-11%).
-  kDim = p.numParallel;
+  unsigned first = p.numParallel; // the reduction's first dim
   const Access *rows = rowOperand();
   auto destType =
       cast<RankedTensorType>((p.epilogue ? p.epilogue.getDpsInits()[0]
@@ -559,31 +559,30 @@ void Emitter::chooseReductionBlock() {
   bool panelOutermost = p.nDim + 1 != p.numParallel;
   bool blockedLayout = !panelOutermost && p.bounds[p.nDim] % nr() == 0;
   if (!rows || !(panelOutermost || blockedLayout) ||
-      !destType.getElementType().isF32() || !dependsOn(rows->map, kDim))
-    return;
+      !destType.getElementType().isF32() || !dependsOn(rows->map, first))
+    return 0;
   int64_t rowBytes =
       cast<RankedTensorType>(rows->tensor.getType()).getNumElements() * 4;
   int64_t passes = llvm::divideCeil(p.bounds[p.nDim], nr());
   for (unsigned d = 0; d < p.numParallel; ++d)
-    if (d != p.nDim && d != p.mDim && d != flatOuter &&
-        !dependsOn(rows->map, d))
+    if (d != p.nDim && d != p.mDim && d != flat && !dependsOn(rows->map, d))
       passes *= p.bounds[d];
   if (rowBytes < (256 << 10) || rowBytes * passes < (8 << 20))
-    return;
+    return 0;
   int64_t reduction = 1;
   for (unsigned d = p.numParallel; d < p.numLoops; ++d)
     reduction *= p.bounds[d];
-  int64_t channels = p.bounds[kDim], inner = reduction / channels;
+  int64_t channels = p.bounds[first], inner = reduction / channels;
   // Measured: 1x1 convolutions (14x14 and 7x7 maps, 1.1-1.2x) and 3x3
   // ones with rows over a whole narrow map (a stride-2 one on 14x14,
   // 1.35x) gain; a 3x3 stride-2 one with 14-wide rows lost 20% to the
   // partial sums' transposed stores and gathered reloads.
-  if (inner != 1 && !flatOuter)
-    return;
+  if (inner != 1 && !flat)
+    return 0;
   // Blocked: 1x1 convolutions only (inner is the channels of one input
   // block); a 3x3 one's slices would be a block or two of channels.
   if (blockedLayout && inner != p.bounds[p.nDim])
-    return;
+    return 0;
   // In the blocked layout the panel's slice takes half of L1 and a block
   // may be as small as 128 channels, as in MLAS's pointwise kernel: ResNeXt-
   // 50's last 1x1 convolutions (2048 -> 1024 on 7x7, and the stride-2 1024
@@ -595,8 +594,8 @@ void Emitter::chooseReductionBlock() {
       std::min(channels * (256 << 10) / rowBytes, l1Bytes / (inner * nr() * 4));
   // Small blocks cost more in partial sums than they save; equal blocks.
   if (block < minBlock || 2 * block > channels)
-    return;
-  kBlock = llvm::divideCeil(channels, llvm::divideCeil(channels, block));
+    return 0;
+  return llvm::divideCeil(channels, llvm::divideCeil(channels, block));
 }
 
 const Access *Emitter::rowOperand() const {
@@ -719,13 +718,6 @@ Value Emitter::run() {
   for (unsigned d = 0; d < p.numParallel; ++d)
     if (d != p.nDim && d != p.mDim && p.bounds[d] > 1)
       levels.push_back({Outer, d});
-  choosePanelGroups();
-  if (!panelOutermost)
-    levels.push_back({NTiles, p.nDim});
-  if (p.mDim)
-    levels.push_back({MTiles, *p.mDim});
-  chooseParallelLevel();
-
   // With vectors along output channels and rows along a narrow map's
   // columns, a 7-wide map is tiled 5 + 2 and the 2-row tile leaves most
   // accumulators idle; rows over all of the map's pixels (49 = 9 x 5 + 4)
@@ -745,8 +737,27 @@ Value Emitter::run() {
         std::array<const Access *, 2>{&p.lhs, &p.rhs},
         [&](const Access *a) { return a->dependsM || !dependsOn(a->map, h); });
   };
-  if (rowsOverMap && !rowsOutside && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
-      p.bounds[*p.mDim - 1] > 1 && sharedAcrossFlatRows(*p.mDim - 1)) {
+  bool canFlatten = rowsOverMap && *p.mDim >= 1 && *p.mDim - 1 != p.nDim &&
+                    p.bounds[*p.mDim - 1] > 1 &&
+                    sharedAcrossFlatRows(*p.mDim - 1);
+  // A map of at most 256 pixels in the blocked layout whose 1x1 reduction
+  // is summed in blocks once its rows run over the whole map takes those
+  // rows and blocks rather than panel groups: ResNeXt-50's 1024 -> 512
+  // convolutions on 14x14 ran at 92 GFLOP/s against 88 (on 28x28 and 56x56
+  // maps, panel groups stay 3-8% ahead). Its channel blocks come before
+  // the rows, so threads never split them.
+  bool flatBlocks = canFlatten && !panelOutermost &&
+                    p.bounds[*p.mDim - 1] * p.bounds[*p.mDim] <= 256 &&
+                    reductionBlock(*p.mDim - 1) != 0;
+  if (!flatBlocks)
+    choosePanelGroups();
+  if (!panelOutermost)
+    levels.push_back({NTiles, p.nDim});
+  if (p.mDim)
+    levels.push_back({MTiles, *p.mDim});
+  chooseParallelLevel();
+
+  if (canFlatten && !rowsOutside) {
     unsigned h = *p.mDim - 1;
     auto use = [&](int64_t extent) {
       return double(extent) / double(llvm::alignTo(extent, p.mr));
@@ -754,8 +765,8 @@ Value Emitter::run() {
     bool threadsOnRows =
         parallelLevel && (levels[*parallelLevel].dim == h ||
                           levels[*parallelLevel].kind == MTiles);
-    if (!threadsOnRows &&
-        use(p.bounds[h] * p.bounds[*p.mDim]) > use(p.bounds[*p.mDim]) + 0.05) {
+    if (!threadsOnRows && (flatBlocks || use(p.bounds[h] * p.bounds[*p.mDim]) >
+                                             use(p.bounds[*p.mDim]) + 0.05)) {
       flatOuter = h;
       llvm::erase_if(levels, [&](const Level &l) {
         return l.kind == Outer && l.dim == h;

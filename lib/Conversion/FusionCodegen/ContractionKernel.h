@@ -157,7 +157,13 @@ private:
   /// stays in L1 while every row tile reads it.
   int64_t kBlock = 0;
   unsigned kDim = 0;
-  void chooseReductionBlock();
+  /// The block size chooseReductionBlock would take with rows flattened
+  /// over `flat` and the map (0: the reduction stays whole).
+  int64_t reductionBlock(std::optional<unsigned> flat) const;
+  void chooseReductionBlock() {
+    kDim = p.numParallel;
+    kBlock = reductionBlock(flatOuter);
+  }
   /// Buffers of the epilogue operands whose rows are prefetched one row
   /// tile ahead (null: not prefetched); see choosePrefetches.
   SmallVector<Value> prefetchBuffers;

@@ -589,6 +589,28 @@ func.func @nchwc_3x3_not_blocked(%x: tensor<1x128x9x9x16xf32>) -> tensor<1x32x7x
 
 // -----
 
+// On a 14x14 map (784 KB of input) rows over the map's 196 pixels and
+// blocks of 16 input channel blocks win over panel groups with 14-wide
+// rows, although 14 = 5 + 5 + 4 fills the row tiles nearly as well: no
+// loop over the map's rows, 39 tiles of 5 pixels and a 1-pixel tail.
+// CHECK-LABEL: func.func @nchwc_pointwise_14x14_flat_blocks
+// CHECK-NOT: scf.for %{{.*}} = %c0 to %c14 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c39 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c1 to %c3 step %c1 iter_args
+
+func.func @nchwc_pointwise_14x14_flat_blocks(%x: tensor<1x64x14x14x16xf32>) -> tensor<1x32x14x14x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x64x1x1x16x16xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x64x14x14x16xf32>, tensor<32x64x1x1x16x16xf32>) -> tensor<1x32x14x14x16xf32> {
+  ^bb0(%a: tensor<1x64x14x14x16xf32>, %c: tensor<32x64x1x1x16x16xf32>):
+    %1 = graph.conv2d_nchwc %a, %c {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x64x14x14x16xf32>, tensor<32x64x1x1x16x16xf32>) -> tensor<1x32x14x14x16xf32>
+    graph.yield %1 : tensor<1x32x14x14x16xf32>
+  }
+  return %0 : tensor<1x32x14x14x16xf32>
+}
+
+// -----
+
 // An input larger than half of L2 (401 KB) with all 4 weight panels in
 // 32 KB: the output rows go outside the channel blocks, so each input row
 // is read by every panel while it is in L1.
