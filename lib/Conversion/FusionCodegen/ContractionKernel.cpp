@@ -431,7 +431,9 @@ Value Emitter::loops(Value dest, Point pt, unsigned level) {
   int64_t extent = grouped ? pt.groupExtent : p.bounds[dim];
   if (kind == MTiles && flatOuter)
     extent *= p.bounds[*flatOuter];
-  int64_t step = kind == Outer ? 1 : kind == NTiles ? nr() : p.rowsFor(pt.vecs);
+  int64_t step = kind == Outer    ? 1
+                 : kind == NTiles ? nr()
+                                  : p.rowsFor(pt.vecs, extent);
   int64_t fullTiles = extent / step, rest = extent % step;
   MLIRContext *ctx = b.getContext();
 

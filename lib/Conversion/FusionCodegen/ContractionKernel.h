@@ -61,8 +61,11 @@ struct Plan {
   int64_t vw = 8, nv = 1, mr = 1;
   // Rows of a tile of `vecs` vectors (mr = rowsFor(nv)): an n tail of fewer
   // vectors takes more rows, up to the same accumulator budget and cap.
-  int64_t accBudget = 4, rowCap = 4;
-  int64_t rowsFor(int64_t vecs) const;
+  // Given the extent the row tiles cover, one more row may fit and tile
+  // it better (see the definition).
+  int64_t accBudget = 4, rowCap = 4, registers = 16;
+  int64_t innerReduction = 1; // extent of the innermost reduction loop
+  int64_t rowsFor(int64_t vecs, int64_t extent = 0) const;
 };
 
 bool dependsOn(AffineMap map, unsigned dim);

@@ -66,7 +66,8 @@ void Emitter::prefetchNextRows(const Point &pt) {
     ArrayRef<int64_t> shape =
         cast<RankedTensorType>(a.tensor.getType()).getShape();
     int64_t lanes = (pt.vecs - 1) * p.vw + pt.lastLanes;
-    int64_t step = p.rowsFor(pt.vecs); // the row tile loop's
+    // The row tile loop's (rows are never flattened here).
+    int64_t step = p.rowsFor(pt.vecs, p.bounds[*p.mDim]);
     for (int64_t i = 0; i < step; ++i) {
       for (int64_t off = 0; off < lanes; off += lineFloats) {
         // Row step + i and column off of this tile: the next row tile's,

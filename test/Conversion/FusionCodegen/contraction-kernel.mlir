@@ -336,7 +336,8 @@ func.func @conv_scale_epilogue(%x: tensor<1x6x2x8xf32>, %s: tensor<1x4x1x1xf32>)
 
 // A 3x3 convolution on a 6x7 map with a 1152-long reduction: vectors run
 // along the 32 output channels (weights packed), rows over all 42 pixels
-// instead of 7-wide map rows (5 + 2): 8 tiles of 5 rows and a 2-row tail.
+// instead of 7-wide map rows (5 + 2): 8 tiles of 5 rows and a 2-row tail
+// (not 7 x 6: the innermost loop, over the kernel's 3 columns, is short).
 // Row p is pixel (p floordiv 7, p mod 7); each row's 16 lanes are stored
 // as a column of their own.
 // CHECK-LABEL: func.func @conv_small_map_flat_rows
@@ -592,11 +593,13 @@ func.func @nchwc_3x3_not_blocked(%x: tensor<1x128x9x9x16xf32>) -> tensor<1x32x7x
 // On a 14x14 map (784 KB of input) rows over the map's 196 pixels and
 // blocks of 16 input channel blocks win over panel groups with 14-wide
 // rows, although 14 = 5 + 5 + 4 fills the row tiles nearly as well: no
-// loop over the map's rows, 39 tiles of 5 pixels and a 1-pixel tail.
+// loop over the map's rows, 32 tiles of 6 pixels (12 accumulators: 196 =
+// 32 x 6 + 4 tiles better than 39 x 5 + 1) and a 4-pixel tail.
 // CHECK-LABEL: func.func @nchwc_pointwise_14x14_flat_blocks
 // CHECK-NOT: scf.for %{{.*}} = %c0 to %c14 step %c1
-// CHECK: scf.for %{{.*}} = %c0 to %c39 step %c1 iter_args
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args
+// CHECK-SAME: -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK: scf.for %{{.*}} = %c1 to %c3 step %c1 iter_args
 
 func.func @nchwc_pointwise_14x14_flat_blocks(%x: tensor<1x64x14x14x16xf32>) -> tensor<1x32x14x14x16xf32> {
@@ -613,11 +616,13 @@ func.func @nchwc_pointwise_14x14_flat_blocks(%x: tensor<1x64x14x14x16xf32>) -> t
 
 // An input larger than half of L2 (401 KB) with all 4 weight panels in
 // 32 KB: the output rows go outside the channel blocks, so each input row
-// is read by every panel while it is in L1.
+// is read by every panel while it is in L1. The 56-wide rows are tiled
+// 9 x 6 + 2 (12 accumulators; the long innermost loop over a block's 16
+// channels keeps LLVM from hoisting its broadcasts).
 // CHECK-LABEL: func.func @nchwc_rows_outside_panels
 // CHECK: scf.for %{{.*}} = %c0 to %c56 step %c1 iter_args
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c4 step %c1 iter_args
-// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c11 step %c1 iter_args
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c9 step %c1 iter_args
 
 func.func @nchwc_rows_outside_panels(%x: tensor<1x2x56x56x16xf32>) -> tensor<1x4x56x56x16xf32> {
   %w = arith.constant dense<0.5> : tensor<4x2x1x1x16x16xf32>
