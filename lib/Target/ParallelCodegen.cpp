@@ -25,6 +25,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Transforms/Utils/SplitModule.h"
 
+#include <atomic>
 #include <mutex>
 
 using namespace llvm;
@@ -75,7 +76,8 @@ std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
 
 FailureOr<SmallVector<SmallString<0>>>
 compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
-               unsigned optLevel, unsigned jobs, std::string &error) {
+               unsigned optLevel, unsigned jobs, std::string &error,
+               const PartsProgress &progress) {
   SmallVector<SmallString<0>> objects;
   if (std::unique_ptr<Module> weights = takeWeights(*module, kWeightsSection)) {
     objects.emplace_back();
@@ -93,11 +95,15 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
                                      os, partError));
   };
   unsigned parts = partsFor(*module);
+  if (progress)
+    progress(0, parts);
   if (parts == 1) {
     // Nothing to share: compile in place, without a trip through bitcode.
     objects.emplace_back();
     if (!compile(*module, objects.back(), error))
       return failure();
+    if (progress)
+      progress(1, 1);
     return objects;
   }
   SmallVector<SmallString<0>> bitcode;
@@ -114,6 +120,7 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   size_t first = objects.size();
   objects.resize(first + bitcode.size());
   std::mutex errorLock;
+  std::atomic<unsigned> done = 0;
   auto compilePart = [&](size_t i) {
     LLVMContext context;
     std::string partError;
@@ -132,6 +139,8 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
       if (error.empty())
         error = "part " + std::to_string(i) + ": " + partError;
     }
+    if (progress)
+      progress(++done, bitcode.size());
   };
   if (jobs <= 1) {
     for (size_t i = 0; i < bitcode.size(); ++i)

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Progress.h"
+
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
 #include "mlc/Frontend/ImportONNX.h"
@@ -14,6 +16,7 @@
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,6 +39,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <sys/resource.h>
 
 using namespace llvm;
 using namespace mlir;
@@ -182,11 +187,23 @@ cl::opt<std::string> runtimeLib(
              "next to this tool)"));
 cl::opt<std::string> ccPath("cc", cl::cat(mlcCategory),
                             cl::desc("C compiler driver used to link"));
+cl::opt<mlc::compile::Progress::Mode> progressMode(
+    "progress", cl::cat(mlcCategory),
+    cl::desc("The progress line on stderr: the phase, the back end's parts "
+             "done of total, the seconds so far"),
+    cl::values(clEnumValN(mlc::compile::Progress::Mode::Auto, "auto",
+                          "on a terminal, redrawn in place once a compile "
+                          "has run for 2 s (default)"),
+               clEnumValN(mlc::compile::Progress::Mode::Always, "always",
+                          "each step as a line of its own, terminal or not"),
+               clEnumValN(mlc::compile::Progress::Mode::Never, "never",
+                          "nothing")),
+    cl::init(mlc::compile::Progress::Mode::Auto));
 cl::opt<std::string> reportFile(
     "report", cl::cat(mlcCategory),
     cl::desc("Write a JSON compile report: graph ops before/after, kernels "
              "and their fused ops, workspace and its lower bound, weights "
-             "bytes, flops"),
+             "bytes, flops, seconds per phase and the peak memory"),
     cl::value_desc("file"));
 
 Emit emitFromSuffix(StringRef path) {
@@ -309,9 +326,22 @@ void addLoweringFigures(json::Object &report, ModuleOp module) {
   }
 }
 
+/// The compile's progress line, erased before anything else is printed.
+mlc::compile::Progress *activeProgress = nullptr;
+
 int fail(const Twine &message) {
+  if (activeProgress)
+    activeProgress->clearLine();
   llvm::errs() << "mlc-compile: error: " << message << "\n";
   return 1;
+}
+
+/// The process's peak resident set so far, in MiB.
+double peakRSSMiB() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
 } // namespace
@@ -359,6 +389,10 @@ int main(int argc, char **argv) {
                   "(sm_75 or newer), got '" + chip + "'");
   }
 
+  mlc::compile::Progress progress(progressMode);
+  activeProgress = &progress;
+  llvm::scope_exit clearProgress([] { activeProgress = nullptr; });
+
   // One timing report (--mlir-timing) for the whole compile: the pass
   // pipelines nest under it next to the import and the LLVM phases.
   DefaultTimingManager timing;
@@ -372,8 +406,14 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler sourceHandler(sourceMgr, &context);
   ScopedDiagnosticHandler jsonHandler(&context, printJSONDiagnostic);
+  // Called first: erases the progress line, then lets the others print.
+  ScopedDiagnosticHandler progressHandler(&context, [&](Diagnostic &) {
+    progress.clearLine();
+    return failure();
+  });
 
   // 1. Import.
+  progress.phase("import");
   TimingScope importTimer = rootTimer.nest("import");
   OwningOpRef<ModuleOp> module;
   if (train && sys::path::extension(inputFile) == ".onnx") {
@@ -452,6 +492,14 @@ int main(int argc, char **argv) {
   auto writeReport = [&]() -> LogicalResult {
     if (!report)
       return success();
+    // Seconds per phase, in order, and the peak memory so far (what the
+    // compile needed: the report is written last).
+    json::Array phases;
+    for (auto &[name, seconds] : progress.phaseSeconds())
+      phases.push_back(json::Object{{"phase", name}, {"seconds", seconds}});
+    reportData["phases"] = std::move(phases);
+    reportData["total_seconds"] = progress.totalSeconds();
+    reportData["peak_rss_mib"] = peakRSSMiB();
     std::error_code ec;
     raw_fd_ostream os(reportTmp, ec);
     if (ec) {
@@ -467,6 +515,7 @@ int main(int argc, char **argv) {
     return success();
   };
   auto finish = [&]() -> int {
+    progress.finish();
     if (report && failed(report->commit(error)))
       return fail(error);
     return failed(output.commit(error)) ? fail(error) : 0;
@@ -501,6 +550,7 @@ int main(int argc, char **argv) {
   PassManager graphPM(&context, ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(graphPM)))
     return 1;
+  progress.phase("graph pipeline");
   TimingScope graphTimer = rootTimer.nest("graph pipeline");
   graphPM.enableTiming(graphTimer);
   if (failed(mlc::buildGraphOptimizationPipeline(graphPM, pipelineOpts)) ||
@@ -553,6 +603,7 @@ int main(int argc, char **argv) {
     PassManager pm(&context, ModuleOp::getOperationName());
     if (failed(applyPassManagerCLOptions(pm)))
       return 1;
+    progress.phase("lower to LLVM dialect");
     TimingScope lowerTimer = rootTimer.nest("lower to LLVM dialect");
     pm.enableTiming(lowerTimer);
     if (failed(mlc::buildLowerToLoopsPipeline(pm, familyOpts)) ||
@@ -563,6 +614,7 @@ int main(int argc, char **argv) {
     lowerTimer.stop();
     if (family.prefix == StringRef("mlc_model"))
       addLoweringFigures(reportData, lowered);
+    progress.phase("translate to LLVM IR");
     TimingScope translateTimer = rootTimer.nest("translate to LLVM IR");
     auto familyModule =
         mlc::target::translateToLLVMIR(lowered, llvmContext, *target);
@@ -577,16 +629,16 @@ int main(int argc, char **argv) {
   }
   if (emit == Emit::SO)
     reportData["codegen_parts"] = mlc::target::partsFor(*llvmModule);
-  if (failed(writeReport()))
-    return fail(error);
 
   std::error_code ec;
   if (emit == Emit::LLVM || emit == Emit::Asm || emit == Emit::Obj) {
     // 5. One file: the whole module optimized and emitted in one piece.
+    progress.phase("LLVM optimize");
     TimingScope optimizeTimer = rootTimer.nest("LLVM optimize");
     if (failed(mlc::target::optimize(*llvmModule, *target, optLevel, error)))
       return fail(error);
     optimizeTimer.stop();
+    progress.phase("emit");
     TimingScope emitTimer = rootTimer.nest("emit");
     raw_fd_ostream os(tmpPath, ec);
     if (ec)
@@ -602,6 +654,8 @@ int main(int argc, char **argv) {
     os.close();
     if (os.has_error())
       return fail("error writing '" + outputFile + "'");
+    if (failed(writeReport()))
+      return fail(error);
     return finish();
   }
 
@@ -609,11 +663,13 @@ int main(int argc, char **argv) {
   // objects + runtime -> model.so.
   FailureOr<SmallVector<SmallString<0>>> objects;
   {
+    progress.phase("LLVM optimize + emit objects");
     TimingScope codegenTimer = rootTimer.nest("LLVM optimize + emit objects");
     objects = mlc::target::compileInParts(
         std::move(llvmModule), *target, optLevel,
         jobs.getNumOccurrences() ? unsigned(jobs) : mlc::target::defaultJobs(),
-        error);
+        error,
+        [&](unsigned done, unsigned total) { progress.parts(done, total); });
     if (failed(objects))
       return fail(error);
   }
@@ -635,11 +691,15 @@ int main(int argc, char **argv) {
       return fail("error writing '" + path + "'");
     objectPaths.push_back(path);
   }
+  progress.phase("link model.so");
   TimingScope linkTimer = rootTimer.nest("link model.so");
   std::string runtime =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
   if (failed(mlc::target::linkSharedLibrary(objectPaths, runtime, tmpPath,
                                             ccPath, error)))
+    return fail(error);
+  linkTimer.stop();
+  if (failed(writeReport()))
     return fail(error);
   return finish();
 }

@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -67,13 +68,18 @@ constexpr unsigned kMaxCodegenParts = 8;
 /// (its number of defined functions), so the objects never depend on -j.
 unsigned partsFor(const llvm::Module &module);
 
+/// Called as parts finish (done of total), from the thread that compiled
+/// the part: it must be thread-safe.
+using PartsProgress = std::function<void(unsigned done, unsigned total)>;
+
 /// Splits `module` by function into partsFor(module) parts, optimizes each
 /// and emits it as an object file, on `jobs` threads; returns the objects'
 /// contents: the weights' object first if there are weights, then the
 /// parts in order (ParallelCodegen.cpp).
 llvm::FailureOr<llvm::SmallVector<llvm::SmallString<0>>>
 compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
-               unsigned optLevel, unsigned jobs, std::string &error);
+               unsigned optLevel, unsigned jobs, std::string &error,
+               const PartsProgress &progress = nullptr);
 
 /// Threads for compileInParts when the user gives no -j: the CPUs this
 /// process may use.
