@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AtomicOutput.h"
 #include "Progress.h"
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
@@ -268,42 +269,6 @@ std::string defaultRuntimeLib(const char *argv0) {
   return path.str().str();
 }
 
-/// An output written to a temporary next to the destination and renamed
-/// into place only on success, so failures never leave a partial file.
-class AtomicOutput {
-public:
-  explicit AtomicOutput(StringRef dest) : dest(dest.str()) {}
-  ~AtomicOutput() {
-    if (!tmp.empty())
-      sys::fs::remove(tmp);
-  }
-  /// Creates the temporary file; returns its path or "" on error.
-  std::string create(std::string &error) {
-    SmallString<256> model(dest);
-    model += ".tmp-%%%%%%";
-    int fd;
-    SmallString<256> path;
-    if (std::error_code ec = sys::fs::createUniqueFile(model, fd, path)) {
-      error = "cannot create '" + model.str().str() + "': " + ec.message();
-      return "";
-    }
-    sys::fs::closeFile(fd);
-    tmp = path.str().str();
-    return tmp;
-  }
-  LogicalResult commit(std::string &error) {
-    if (std::error_code ec = sys::fs::rename(tmp, dest)) {
-      error = "cannot write '" + dest + "': " + ec.message();
-      return failure();
-    }
-    tmp.clear();
-    return success();
-  }
-
-private:
-  std::string dest, tmp;
-};
-
 /// Adds the figures the lowering recorded as module attributes.
 void addLoweringFigures(json::Object &report, ModuleOp module) {
   for (StringRef key : {"workspace_bytes", "workspace_lower_bound_bytes"})
@@ -346,6 +311,8 @@ double peakRSSMiB() {
 
 } // namespace
 
+using mlc::compile::AtomicOutput;
+
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
   // Passes first: the --mlir-print-ir-* options list the registered passes.
@@ -372,6 +339,14 @@ int main(int argc, char **argv) {
     return fail("--graph-opt=" + Twine(graphOptLevel) +
                 " is not a valid level (0-3)");
   Emit emit = emitKind == Emit::Auto ? emitFromSuffix(outputFile) : emitKind;
+  if (AtomicOutput::isStdout(outputFile) &&
+      (emit == Emit::SO || emit == Emit::Obj))
+    return fail(Twine("-o - writes text to standard output: choose ") +
+                "--emit=mlir, dot, llvm or asm (" +
+                (emit == Emit::SO ? "a shared library" : "an object file") +
+                " needs a file name)");
+  if (AtomicOutput::isStdout(outputFile) && AtomicOutput::isStdout(reportFile))
+    return fail("-o - and --report - both ask for standard output");
   bool cuda = targetDevice == Device::CUDA;
   if (targetDevice != Device::CPU && train)
     return fail("--train is not supported with --target=cuda yet");
