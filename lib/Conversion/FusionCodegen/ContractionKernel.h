@@ -2,7 +2,9 @@
 //
 // Shared by the files of the contraction kernel (ContractionPlan.cpp: which
 // dims are rows and vectors and how each operand is read; ContractionPack.cpp:
-// operand layouts made before the loops; ContractionKernel.cpp: the loops).
+// operand layouts made before the loops; ContractionBlocking.cpp: reduction
+// blocks, panel groups and the threaded loop; ContractionPrefetch.cpp: the
+// epilogue's operands fetched ahead; ContractionKernel.cpp: the loops).
 // See ContractionKernel.cpp for the kernel's shape.
 //
 //===----------------------------------------------------------------------===//
