@@ -26,16 +26,24 @@ double Progress::totalSeconds() const {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-void Progress::endPhase() {
-  if (current.empty())
-    return;
-  double s = std::chrono::duration<double>(Clock::now() - phaseStart).count();
-  for (auto &[name, seconds] : times)
-    if (name == current) {
+/// Adds `s` seconds to phase `name`, appending it the first time.
+static void addSeconds(std::vector<std::pair<std::string, double>> &times,
+                       const std::string &name, double s) {
+  for (auto &[phase, seconds] : times)
+    if (phase == name) {
       seconds += s;
       return;
     }
-  times.emplace_back(current, s);
+  times.emplace_back(name, s);
+}
+
+double Progress::currentSeconds() const {
+  return std::chrono::duration<double>(Clock::now() - phaseStart).count();
+}
+
+void Progress::endPhase() {
+  if (!current.empty())
+    addSeconds(times, current, currentSeconds());
 }
 
 void Progress::phase(llvm::StringRef name) {
@@ -127,16 +135,7 @@ std::vector<std::pair<std::string, double>> Progress::phaseSeconds() {
   std::lock_guard<std::mutex> guard(lock);
   std::vector<std::pair<std::string, double>> result = times;
   // The phase still running counts up to now.
-  if (!current.empty()) {
-    double s = std::chrono::duration<double>(Clock::now() - phaseStart).count();
-    bool found = false;
-    for (auto &[name, seconds] : result)
-      if (name == current) {
-        seconds += s;
-        found = true;
-      }
-    if (!found)
-      result.emplace_back(current, s);
-  }
+  if (!current.empty())
+    addSeconds(result, current, currentSeconds());
   return result;
 }

@@ -49,6 +49,8 @@ public:
 private:
   using Clock = std::chrono::steady_clock;
   void endPhase();
+  /// Seconds since the current phase began.
+  double currentSeconds() const;
   /// The line for the current state; the caller holds `lock`.
   std::string line() const;
   void draw(bool force);
