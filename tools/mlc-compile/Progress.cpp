@@ -1,4 +1,4 @@
-//===- Progress.cpp - mlc-compile's progress line and phase times ---------===//
+//===- Progress.cpp - mlc-compile's progress line -------------------------===//
 
 #include "Progress.h"
 
@@ -6,13 +6,12 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
-using namespace mlc::compile;
+using namespace mlc::tool;
 
 // Quick compiles print nothing; slower ones show their line from here on.
 static constexpr double kShowAfterSeconds = 2.0;
 
-Progress::Progress(Mode mode)
-    : mode(mode), start(Clock::now()), phaseStart(start) {
+Progress::Progress(Mode mode) : mode(mode), start(Clock::now()) {
   inPlace = mode == Mode::Auto && llvm::sys::Process::StandardErrIsDisplayed();
   // A phase can run for many seconds without an event (lowering DenseNet):
   // the ticker redraws the seconds so far.
@@ -26,32 +25,10 @@ double Progress::totalSeconds() const {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Adds `s` seconds to phase `name`, appending it the first time.
-static void addSeconds(std::vector<std::pair<std::string, double>> &times,
-                       const std::string &name, double s) {
-  for (auto &[phase, seconds] : times)
-    if (phase == name) {
-      seconds += s;
-      return;
-    }
-  times.emplace_back(name, s);
-}
-
-double Progress::currentSeconds() const {
-  return std::chrono::duration<double>(Clock::now() - phaseStart).count();
-}
-
-void Progress::endPhase() {
-  if (!current.empty())
-    addSeconds(times, current, currentSeconds());
-}
-
 void Progress::phase(llvm::StringRef name) {
   {
     std::lock_guard<std::mutex> guard(lock);
-    endPhase();
     current = name.str();
-    phaseStart = Clock::now();
     partsDone = partsTotal = 0;
   }
   draw(/*force=*/true);
@@ -107,7 +84,6 @@ void Progress::tick() {
 void Progress::finish() {
   {
     std::lock_guard<std::mutex> guard(lock);
-    endPhase();
     current.clear();
     if (stopping)
       return;
@@ -129,13 +105,4 @@ void Progress::clearLine() {
   llvm::errs() << "\r\x1b[K";
   llvm::errs().flush();
   drawn = false;
-}
-
-std::vector<std::pair<std::string, double>> Progress::phaseSeconds() {
-  std::lock_guard<std::mutex> guard(lock);
-  std::vector<std::pair<std::string, double>> result = times;
-  // The phase still running counts up to now.
-  if (!current.empty())
-    addSeconds(result, current, currentSeconds());
-  return result;
 }

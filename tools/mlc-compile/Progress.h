@@ -1,10 +1,11 @@
-//===- Progress.h - mlc-compile's progress line and phase times -*- C++ -*-===//
+//===- Progress.h - mlc-compile's progress line -----------------*- C++ -*-===//
 //
 // What mlc-compile is doing while it works: the phase, the back end's parts
 // done of total, the seconds so far. On a terminal the line is redrawn in
 // place once a compile has run for 2 seconds (quick compiles print
 // nothing); --progress=always prints each step as a line of its own (logs,
-// tests), --progress=never nothing. The phases' times go to --report.
+// tests), --progress=never nothing. mlc::compile reports the phases
+// (CompileHooks); their times go to --report from the library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +19,8 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <utility>
-#include <vector>
 
-namespace mlc::compile {
+namespace mlc::tool {
 
 class Progress {
 public:
@@ -31,26 +30,19 @@ public:
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
 
-  /// Ends the current phase and starts `name` (a name seen before adds to
-  /// that phase's time).
+  /// The compile's phase is now `name`.
   void phase(llvm::StringRef name);
   /// The back end's parts: done of total. Thread-safe.
   void parts(unsigned done, unsigned total);
-  /// Ends the last phase and erases a line drawn in place.
+  /// Stops drawing and erases a line drawn in place.
   void finish();
   /// Erases a line drawn in place, before an error or warning is printed;
   /// the next step draws it again.
   void clearLine();
 
-  /// Seconds per phase, in the order the phases first ran.
-  std::vector<std::pair<std::string, double>> phaseSeconds();
-  double totalSeconds() const;
-
 private:
   using Clock = std::chrono::steady_clock;
-  void endPhase();
-  /// Seconds since the current phase began.
-  double currentSeconds() const;
+  double totalSeconds() const;
   /// The line for the current state; the caller holds `lock`.
   std::string line() const;
   void draw(bool force);
@@ -58,16 +50,15 @@ private:
 
   Mode mode;
   bool inPlace = false; // a terminal, Auto mode
-  Clock::time_point start, phaseStart;
+  Clock::time_point start;
   std::mutex lock;
   std::condition_variable wake;
   std::thread ticker;
   bool stopping = false, drawn = false;
   std::string current;
   unsigned partsDone = 0, partsTotal = 0;
-  std::vector<std::pair<std::string, double>> times;
 };
 
-} // namespace mlc::compile
+} // namespace mlc::tool
 
 #endif

@@ -5,9 +5,9 @@
 
 #include "Support/DiagCollector.h"
 
+#include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
-#include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/ModelEmitter.h"
 #include "mlc/Transforms/Autodiff.h"
 
@@ -194,7 +194,7 @@ TEST_CASE("the CPU pipeline produces the model ABI in LLVM IR", "[pipeline]") {
   auto module = frontend::importModel(&ctx, linearModel(8));
   REQUIRE(module);
   PassManager pm(&ctx);
-  CPUPipelineOptions opts;
+  PipelineOptions opts;
   opts.cpuFeatures = "sse4.2";
   REQUIRE(succeeded(buildCPUPipeline(pm, opts)));
   REQUIRE(succeeded(pm.run(*module)));

@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 
 #include "Npy.h"
+#include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/ImportModel.h"
-#include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -186,7 +186,7 @@ void checkModelDir(
     static bool registered = (mlc::registerPassesAndPipelines(), true);
     (void)registered;
     PassManager pm(&c.ctx);
-    CPUPipelineOptions options;
+    PipelineOptions options;
     options.optLevel = optLevel;
     REQUIRE(succeeded(buildGraphOptimizationPipeline(pm, options)));
     if (failed(pm.run(*module)))

@@ -1,4 +1,4 @@
-//===- AtomicOutput.cpp - mlc-compile's all-or-nothing outputs ------------===//
+//===- AtomicOutput.cpp - the compiler's all-or-nothing outputs -----------===//
 
 #include "AtomicOutput.h"
 
@@ -8,7 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
-using namespace mlc::compile;
+using namespace mlc::compiler;
 
 AtomicOutput::~AtomicOutput() {
   if (!tmp.empty())

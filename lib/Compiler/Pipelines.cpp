@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Pipelines/Pipelines.h"
+#include "mlc/Compiler/Pipelines.h"
 #include "mlc/Conversion/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Transforms/Passes.h"
@@ -36,7 +36,7 @@ namespace mlc {
 
 /// Graph-level optimization (issue 3). Passes are added here in the order
 /// they run; -O0 keeps the graph exactly as imported.
-static std::string graphPipeline(const CPUPipelineOptions &o) {
+static std::string graphPipeline(const PipelineOptions &o) {
   if (o.optLevel == 0)
     return "";
   // Every entry ends with a comma.
@@ -54,7 +54,7 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
   // After folding: the filters (batch norm folded in) are constants.
   // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
   // room for 2 vectors of 5 rows).
-  if (o.inference && o.nchwc && o.device == "cpu")
+  if (o.inference && o.nchwc && o.target == Target::CPU)
     p += "graph-block-channels{block=" +
          std::to_string(std::max(16u, o.vectorBits / 32)) + "},";
   // After blocking, so that blocked 3x3 convolutions take the blocked
@@ -69,7 +69,7 @@ static std::string graphPipeline(const CPUPipelineOptions &o) {
 
 /// Bufferization from tensors to out-params and a workspace, shared by both
 /// devices. Every entry ends with a comma.
-static std::string bufferizePipeline(const CPUPipelineOptions &o) {
+static std::string bufferizePipeline(const PipelineOptions &o) {
   return "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // A pad's interior written in place leaves a copy between two
@@ -77,12 +77,14 @@ static std::string bufferizePipeline(const CPUPipelineOptions &o) {
          "cse,canonicalize,"
          // Tile buffers of fused kernels are loop invariant: allocate once.
          // (Not on a GPU, where they are per-thread temporaries.)
-         + std::string(o.device == "cuda" ? ""
-                                          : "func.func(buffer-loop-hoisting),") +
+         + std::string(o.target == Target::CUDA
+                           ? ""
+                           : "func.func(buffer-loop-hoisting),") +
          // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
          // (On a GPU mlc-map-kernels-to-gpu reads the forall's mapping.)
-         std::string(o.device == "cpu" ? "func.func(scf-forall-to-parallel),"
-                                         : "") +
+         std::string(o.target == Target::CPU
+                         ? "func.func(scf-forall-to-parallel),"
+                         : "") +
          // Folds loop-carried buffers (scf.for results that are their init)
          // so results are plain allocs that buffer-results-to-out-params
          // replaces by the caller's buffers: no copy into the outputs.
@@ -95,26 +97,30 @@ static std::string bufferizePipeline(const CPUPipelineOptions &o) {
 
 /// CUDA: kernels as one-thread-per-element loops, then one gpu.launch per
 /// kernel on buffers (docs/cuda.md).
-static std::string cudaLoopsPipeline(const CPUPipelineOptions &o) {
+static std::string cudaLoopsPipeline(const PipelineOptions &o) {
   return "graph-expand-training-ops,"
-         "mlc-record-model-signature{entry=" + o.entry + "},"
+         "mlc-record-model-signature{entry=" +
+         o.entry +
+         "},"
          "convert-graph-to-linalg,func.func(mlc-form-gpu-kernels),"
-         "canonicalize,cse," + bufferizePipeline(o) +
+         "canonicalize,cse," +
+         bufferizePipeline(o) +
          "func.func(mlc-map-kernels-to-gpu),"
          // Block kernels: barriers and shared memory on a GPU; the
          // emulation below runs their phases in order instead.
-         + std::string(o.device == "cuda" ? "func.func(mlc-lower-block-phases),"
-                                          : "") +
+         + std::string(o.target == Target::CUDA
+                           ? "func.func(mlc-lower-block-phases),"
+                           : "") +
          "func.func(convert-linalg-to-loops),canonicalize,cse" +
          // Testing without a GPU: the launches become CPU loops and the
          // CPU pipeline takes over.
-         (o.device == "cuda-emulated"
+         (o.target == Target::CUDAEmulated
               ? ",func.func(mlc-emulate-gpu-launches),canonicalize"
               : "");
 }
 
-static std::string loopsPipeline(const CPUPipelineOptions &o) {
-  if (o.device == "cuda" || o.device == "cuda-emulated")
+static std::string loopsPipeline(const PipelineOptions &o) {
+  if (o.target != Target::CPU)
     return cudaLoopsPipeline(o);
   // Profiling brackets go around each kernel while its ops are still graph
   // ops; the lowering below replaces them in place.
@@ -145,21 +151,22 @@ static std::string loopsPipeline(const CPUPipelineOptions &o) {
 }
 
 /// The ABI wrapper and packed weights, for both devices.
-static std::string abiPipeline(const CPUPipelineOptions &o) {
+static std::string abiPipeline(const PipelineOptions &o) {
   return "mlc-emit-model-abi{entry=" + o.entry + " prefix=" + o.abiPrefix +
          " cpu-features=" + (o.cpuFeatures.empty() ? "\"\"" : o.cpuFeatures) +
-         " device=" + (o.device == "cuda" ? "cuda" : "cpu") + "}," +
+         " device=" + (o.target == Target::CUDA ? "cuda" : "cpu") + "}," +
          // On the CPU every kernel is an llvm.func by now: canonicalized in
          // parallel (the module's other ops are globals and declarations).
-         (o.device == "cuda" ? "canonicalize," : "llvm.func(canonicalize),") +
+         (o.target == Target::CUDA ? "canonicalize,"
+                                   : "llvm.func(canonicalize),") +
          "mlc-pack-weight-globals";
 }
 
 /// CUDA: kernels -> NVVM -> PTX per chip -> one fatbin; host -> LLVM with
 /// calls into the runtime's CUDA shim (runtime/lib/Cuda.cpp).
-static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
+static std::string cudaLLVMPipeline(const PipelineOptions &o) {
   std::string targets;
-  for (StringRef chip : llvm::split(o.cudaChips, ','))
+  for (StringRef chip : llvm::split(o.cuda.chips, ','))
     targets += "nvvm-attach-target{chip=" + chip.trim().str() +
                " features=+ptx80 O=3},";
   // Constants and index arithmetic move into the kernels first: captured
@@ -167,7 +174,8 @@ static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
   // (slow division, and per-thread arrays indexed by them stay in local
   // memory instead of registers).
   return "func.func(gpu-launch-sink-index-computations),"
-         "gpu-kernel-outlining,mlc-merge-gpu-modules," + targets +
+         "gpu-kernel-outlining,mlc-merge-gpu-modules," +
+         targets +
          "gpu.module(expand-strided-metadata,lower-affine,convert-scf-to-cf,"
          // f16/bf16 are storage types here too: math runs in f32.
          "math-extend-to-supported-types{target-type=f32},"
@@ -179,19 +187,22 @@ static std::string cudaLLVMPipeline(const CPUPipelineOptions &o) {
          "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1},canonicalize,"
          "cse,reconcile-unrealized-casts),"
          "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-         "gpu-to-llvm{use-bare-pointers-for-host},convert-arith-to-llvm,convert-index-to-llvm,"
+         "gpu-to-llvm{use-bare-pointers-for-host},convert-arith-to-llvm,"
+         "convert-index-to-llvm,"
          "finalize-memref-to-llvm,"
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "convert-cf-to-llvm,reconcile-unrealized-casts,"
          "mlc-device-constants,mlc-check-kernel-launches,"
          // The toolkit's libdevice implements math functions (__nv_expf).
-         "gpu-module-to-binary{format=isa toolkit=" + o.cudaToolkit + "},"
-         "mlc-assemble-fatbin{toolkit=" + o.cudaToolkit + "}," +
-         abiPipeline(o);
+         "gpu-module-to-binary{format=isa toolkit=" +
+         o.cuda.toolkit +
+         "},"
+         "mlc-assemble-fatbin{toolkit=" +
+         o.cuda.toolkit + "}," + abiPipeline(o);
 }
 
-static std::string llvmPipeline(const CPUPipelineOptions &o) {
-  if (o.device == "cuda")
+static std::string llvmPipeline(const PipelineOptions &o) {
+  if (o.target == Target::CUDA)
     return cudaLLVMPipeline(o);
   // Vector ops of mlc-vectorize-kernels: reductions to vector.reduction
   // (ordered for floats unless reassociating), n-D and strided transfers to
@@ -237,7 +248,7 @@ static LogicalResult addPipeline(OpPassManager &pm, const std::string &text) {
 }
 
 LogicalResult buildGraphOptimizationPipeline(OpPassManager &pm,
-                                             const CPUPipelineOptions &o) {
+                                             const PipelineOptions &o) {
   std::string p = graphPipeline(o);
   if (p.empty())
     return success();
@@ -246,18 +257,18 @@ LogicalResult buildGraphOptimizationPipeline(OpPassManager &pm,
 }
 
 LogicalResult buildLowerToLoopsPipeline(OpPassManager &pm,
-                                        const CPUPipelineOptions &o) {
+                                        const PipelineOptions &o) {
   return addPipeline(pm, loopsPipeline(o));
 }
 
 LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
-                                       const CPUPipelineOptions &o) {
+                                       const PipelineOptions &o) {
   return addPipeline(pm, llvmPipeline(o));
 }
 
-LogicalResult buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &o) {
-  return addPipeline(pm,
-                     graphPipeline(o) + loopsPipeline(o) + "," + llvmPipeline(o));
+LogicalResult buildCPUPipeline(OpPassManager &pm, const PipelineOptions &o) {
+  return addPipeline(pm, graphPipeline(o) + loopsPipeline(o) + "," +
+                             llvmPipeline(o));
 }
 
 namespace {
@@ -266,13 +277,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                             llvm::cl::desc("Model entry function"),
                             llvm::cl::init("main")};
   Option<std::string> abiPrefix{
-      *this, "abi-prefix",
-      llvm::cl::desc("Prefix of the exported ABI symbols"),
+      *this, "abi-prefix", llvm::cl::desc("Prefix of the exported ABI symbols"),
       llvm::cl::init("mlc_model")};
   Option<std::string> cpuFeatures{
       *this, "cpu-features",
-      llvm::cl::desc("CPU features recorded in the model"),
-      llvm::cl::init("")};
+      llvm::cl::desc("CPU features recorded in the model"), llvm::cl::init("")};
   Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("Graph optimization level (0 keeps the graph)"),
@@ -280,9 +289,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<unsigned> vectorBits{*this, "vector-bits",
                               llvm::cl::desc("Vector register width in bits"),
                               llvm::cl::init(256)};
-  Option<unsigned> vectorRegisters{
-      *this, "vector-registers",
-      llvm::cl::desc("Number of vector registers"), llvm::cl::init(16)};
+  Option<unsigned> vectorRegisters{*this, "vector-registers",
+                                   llvm::cl::desc("Number of vector registers"),
+                                   llvm::cl::init(16)};
   Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run large kernels' outer loops on several threads"),
@@ -291,11 +300,14 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "training",
       llvm::cl::desc("Compiling a training step: no inference-only rewrites"),
       llvm::cl::init(false)};
-  Option<std::string> device{
-      *this, "device",
-      llvm::cl::desc("cpu, cuda (kernels for NVIDIA GPUs) or cuda-emulated "
-                     "(the CUDA kernels as CPU loops, for testing)"),
-      llvm::cl::init("cpu")};
+  Option<Target> device{
+      *this, "device", llvm::cl::desc("Where the model runs"),
+      llvm::cl::init(Target::CPU),
+      llvm::cl::values(
+          clEnumValN(Target::CPU, "cpu", "the CPU"),
+          clEnumValN(Target::CUDA, "cuda", "kernels for NVIDIA GPUs"),
+          clEnumValN(Target::CUDAEmulated, "cuda-emulated",
+                     "the CUDA kernels as CPU loops, for testing"))};
   Option<std::string> cudaChips{
       *this, "cuda-chips",
       llvm::cl::desc("CUDA: GPUs to build for (comma-separated sm_XY)"),
@@ -324,8 +336,8 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Inference on the CPU: convolution regions in the "
                      "blocked channel layout (graph-block-channels)"),
       llvm::cl::init(true)};
-  CPUPipelineOptions get() const {
-    CPUPipelineOptions o;
+  PipelineOptions get() const {
+    PipelineOptions o;
     o.entry = entry;
     o.abiPrefix = abiPrefix;
     o.cpuFeatures = cpuFeatures;
@@ -338,9 +350,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.winograd = winograd;
     o.nchwc = nchwc;
     o.profile = profile;
-    o.device = device;
-    o.cudaChips = cudaChips;
-    o.cudaToolkit = cudaToolkit;
+    o.target = device;
+    o.cuda.chips = cudaChips;
+    o.cuda.toolkit = cudaToolkit;
     return o;
   }
 };

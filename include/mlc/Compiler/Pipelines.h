@@ -1,6 +1,8 @@
 //===- Pipelines.h - mlc's named pass pipelines -----------------*- C++ -*-===//
-#ifndef MLC_PIPELINES_PIPELINES_H
-#define MLC_PIPELINES_PIPELINES_H
+#ifndef MLC_COMPILER_PIPELINES_H
+#define MLC_COMPILER_PIPELINES_H
+
+#include "mlc/Compiler/CompileOptions.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -8,7 +10,17 @@
 
 namespace mlc {
 
-struct CPUPipelineOptions {
+/// CUDA only: the GPUs the fatbin has code for (comma-separated sm_XY, at
+/// least sm_75 for CUDA 13's ptxas) and the toolkit with ptxas and
+/// fatbinary.
+struct CUDAPipelineOptions {
+  std::string chips = "sm_80,sm_90";
+  std::string toolkit = "/usr/local/cuda";
+};
+
+/// The options of one function family's pipelines (mlc::compile fills them
+/// from CompileOptions and the resolved CPU target).
+struct PipelineOptions {
   std::string entry = "main";
   /// Prefix of the exported ABI symbols (model_abi.h): mlc_model for the
   /// inference entry, mlc_train / mlc_init for trainable models.
@@ -41,30 +53,25 @@ struct CPUPipelineOptions {
   /// CPU: every kernel is bracketed with calls into the runtime's profiler
   /// and the model exports its kernel table (mlc-instrument-kernels).
   bool profile = true;
-  /// "cpu"; "cuda": kernels for NVIDIA GPUs in a fatbin, host code that
-  /// launches them through the runtime (docs/cuda.md); "cuda-emulated": the
-  /// same kernels run as loops on the CPU, to test them without a GPU.
-  std::string device = "cpu";
-  /// CUDA only: the GPUs the fatbin has code for (comma-separated sm_XY,
-  /// at least sm_75 for CUDA 13's ptxas) and the toolkit with ptxas and
-  /// fatbinary.
-  std::string cudaChips = "sm_80,sm_90";
-  std::string cudaToolkit = "/usr/local/cuda";
+  Target target = Target::CPU;
+  CUDAPipelineOptions cuda;
 };
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).
-mlir::LogicalResult buildGraphOptimizationPipeline(
-    mlir::OpPassManager &pm, const CPUPipelineOptions &opts);
+mlir::LogicalResult buildGraphOptimizationPipeline(mlir::OpPassManager &pm,
+                                                   const PipelineOptions &opts);
 
 /// graph -> linalg on tensors -> buffers (outputs as out params) -> loops.
 mlir::LogicalResult buildLowerToLoopsPipeline(mlir::OpPassManager &pm,
-                                              const CPUPipelineOptions &opts);
+                                              const PipelineOptions &opts);
 /// loops/memref -> LLVM dialect with the model C ABI.
 mlir::LogicalResult buildLowerToLLVMPipeline(mlir::OpPassManager &pm,
-                                             const CPUPipelineOptions &opts);
-/// Both of the above.
+                                             const PipelineOptions &opts);
+/// Both of the above. The pipelines are text in mlc-opt's syntax, parsed
+/// here; the unit tests build every combination of options, so a typo in a
+/// pass or option name fails the test suite, never a user's compile.
 mlir::LogicalResult buildCPUPipeline(mlir::OpPassManager &pm,
-                                     const CPUPipelineOptions &opts);
+                                     const PipelineOptions &opts);
 
 /// Registers mlc's passes, the upstream passes the pipelines use, and the
 /// named pipelines --mlc-graph-optimize, --mlc-lower-to-loops,

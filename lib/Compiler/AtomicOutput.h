@@ -1,7 +1,6 @@
-//===- AtomicOutput.h - mlc-compile's all-or-nothing outputs -----*- C++
-//-*-===//
+//===- AtomicOutput.h - the compiler's all-or-nothing outputs ---*- C++ -*-===//
 //
-// Every file mlc-compile writes goes to a temporary first and only becomes
+// Every file mlc::compile writes goes to a temporary first and only becomes
 // the named file when the whole compile succeeded, so a failure never
 // leaves a partial model.so or report behind. "-" names standard output:
 // the temporary then lives in the system's temporary directory and is
@@ -9,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLC_TOOLS_MLC_COMPILE_ATOMICOUTPUT_H
-#define MLC_TOOLS_MLC_COMPILE_ATOMICOUTPUT_H
+#ifndef MLC_LIB_COMPILER_ATOMICOUTPUT_H
+#define MLC_LIB_COMPILER_ATOMICOUTPUT_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
 
 #include <string>
 
-namespace mlc::compile {
+namespace mlc::compiler {
 
 class AtomicOutput {
 public:
@@ -36,6 +35,6 @@ private:
   std::string dest, tmp;
 };
 
-} // namespace mlc::compile
+} // namespace mlc::compiler
 
 #endif

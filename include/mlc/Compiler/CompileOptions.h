@@ -1,0 +1,110 @@
+//===- CompileOptions.h - what one compile of a model asks for --*- C++ -*-===//
+//
+// The options of mlc::compile (Compiler.h), one field per mlc-compile flag.
+// Plain data with the tool's defaults, so any front end (the command line,
+// later the Python binding and a C API) fills them in the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLC_COMPILER_COMPILEOPTIONS_H
+#define MLC_COMPILER_COMPILEOPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlc {
+
+/// Where the compiled model runs.
+enum class Target {
+  /// This machine's CPU (or the one `CompileOptions::cpu` names).
+  CPU,
+  /// NVIDIA GPUs: kernels in a fatbin, launched through the runtime's CUDA
+  /// shim (docs/cuda.md).
+  CUDA,
+  /// The CUDA kernels run as loops on the CPU: tests GPU code generation
+  /// without a GPU.
+  CUDAEmulated,
+};
+
+/// "cpu", "cuda", "cuda-emulated".
+llvm::StringRef stringifyTarget(Target target);
+std::optional<Target> parseTarget(llvm::StringRef name);
+
+/// What a compile writes.
+enum class OutputKind {
+  MLIR,          ///< the optimized graph (re-compilable)
+  Dot,           ///< Graphviz picture of the graph and its fusion groups
+  LLVM,          ///< LLVM IR
+  Asm,           ///< assembly
+  Object,        ///< one object file
+  SharedLibrary, ///< model.so with the runtime linked in
+};
+
+/// The kind a file name's suffix implies: .mlir, .dot/.gv, .ll, .s, .o;
+/// anything else is a shared library.
+OutputKind outputKindFromSuffix(llvm::StringRef path);
+/// Text kinds can go to standard output ("-").
+bool isTextOutput(OutputKind kind);
+
+struct CompileOptions {
+  /// model.json, model.onnx or graph-dialect .mlir (by suffix).
+  std::string input;
+  /// The file written, all or nothing; "-" is standard output (text kinds).
+  std::string output;
+  /// Default: from the output's suffix.
+  std::optional<OutputKind> emit;
+  /// A JSON report (graph figures, kernels, seconds per phase, peak
+  /// memory) written with the output; "-" is standard output.
+  std::string report;
+
+  /// ONNX: static shapes for inputs with dynamic dimensions, and inputs
+  /// frozen to the tensor in a .pb file (for shape-determining inputs).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  std::map<std::string, std::string> bindings;
+  /// A trainable model from a model.json with a 'training' section.
+  bool train = false;
+
+  /// LLVM optimization level 0-3; the graph's too unless graphOptLevel.
+  unsigned optLevel = 2;
+  std::optional<unsigned> graphOptLevel;
+
+  Target target = Target::CPU;
+  /// "native", "generic" or an LLVM CPU name. Default: native on the CPU,
+  /// generic for a CUDA model's host code (it only launches kernels).
+  std::optional<std::string> cpu;
+  /// Kernel vector width in bits; default from the CPU's features.
+  std::optional<unsigned> vectorBits;
+  /// Large kernels run on the runtime's threads.
+  bool parallel = true;
+  /// One float accumulator per vector lane (not bit-identical to in-order
+  /// sums; what every peer does).
+  bool reassociateFPReductions = true;
+  /// Inference: Winograd F(4x4, 3x3) for eligible 3x3 convolutions.
+  bool winograd = true;
+  /// Inference on the CPU: convolution regions in the blocked layout.
+  bool nchwc = true;
+  /// Profiling calls around every kernel and the kernel table.
+  bool profile = true;
+
+  /// CUDA: the GPUs the fatbin has code for (comma-separated sm_XY, 75 or
+  /// newer) and the toolkit (default $CUDA_HOME, else /usr/local/cuda).
+  std::string cudaArch = "sm_80,sm_90";
+  std::string cudaToolkit;
+
+  /// Threads optimizing and emitting the parts; 0: the CPUs this process
+  /// may use. The output is the same for every value.
+  unsigned jobs = 0;
+  /// Shared library: the runtime archive to link (required) and the C
+  /// compiler driver that links (default cc).
+  std::string runtimeLib;
+  std::string cc;
+};
+
+} // namespace mlc
+
+#endif

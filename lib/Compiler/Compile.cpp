@@ -1,0 +1,400 @@
+//===- Compile.cpp - import, optimize, lower, emit: mlc::compile ----------===//
+//
+// The phases in order: import (model.json, ONNX or .mlir), the graph
+// pipeline, then per output kind either the graph as text, or lowering to
+// LLVM (one function family at a time) followed by one LLVM module emitted
+// whole (.ll, .s, .o) or in parts on -j threads and linked with the runtime
+// (model.so). Every output goes through a temporary (AtomicOutput).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Compiler/Compiler.h"
+
+#include "AtomicOutput.h"
+#include "Report.h"
+
+#include "mlc/Compiler/Pipelines.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Target/CompileReport.h"
+#include "mlc/Target/GraphDot.h"
+#include "mlc/Target/ModelEmitter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace mlir;
+using mlc::compiler::AtomicOutput;
+
+namespace mlc {
+namespace {
+
+/// One compile: the options, the caller's hooks and what the phases share.
+class Compilation {
+public:
+  Compilation(MLIRContext &context, const CompileOptions &options,
+              const CompileHooks &hooks)
+      : context(context), options(options), hooks(hooks),
+        emit(options.emit ? *options.emit
+                          : outputKindFromSuffix(options.output)) {}
+
+  LogicalResult run();
+
+private:
+  /// An error without a place in the model (options, files, tools).
+  LogicalResult fail(const Twine &message) {
+    emitError(UnknownLoc::get(&context)) << message;
+    return failure();
+  }
+  /// Starts a phase: its time in the report, the caller's progress line
+  /// and --mlir-timing.
+  TimingScope beginPhase(StringRef name) {
+    phases.begin(name);
+    if (hooks.phase)
+      hooks.phase(name);
+    return hooks.timing ? hooks.timing->nest(name) : TimingScope();
+  }
+  LogicalResult configure(PassManager &pm, TimingScope &timer) {
+    if (hooks.configurePassManager && failed(hooks.configurePassManager(pm)))
+      return failure();
+    pm.enableTiming(timer);
+    return success();
+  }
+
+  OwningOpRef<ModuleOp> import();
+  PipelineOptions pipelineOptions(const target::CPUTarget &cpu) const;
+  LogicalResult writeGraph(ModuleOp module, StringRef path);
+  std::unique_ptr<llvm::Module> lowerToLLVM(ModuleOp module,
+                                            const PipelineOptions &base,
+                                            const target::CPUTarget &cpu,
+                                            llvm::LLVMContext &llvmContext);
+  LogicalResult emitOneFile(llvm::Module &module, const target::CPUTarget &cpu,
+                            StringRef path);
+  LogicalResult linkModel(std::unique_ptr<llvm::Module> module,
+                          const target::CPUTarget &cpu, StringRef path);
+  LogicalResult writeReport(StringRef path);
+
+  MLIRContext &context;
+  const CompileOptions &options;
+  const CompileHooks &hooks;
+  OutputKind emit;
+  compiler::PhaseTimes phases;
+  json::Object report;
+  llvm::SourceMgr sourceMgr; // an .mlir input's buffer
+};
+
+OwningOpRef<ModuleOp> Compilation::import() {
+  StringRef ext = sys::path::extension(options.input);
+  if (ext == ".onnx") {
+    frontend::ONNXImportOptions onnx;
+    onnx.inputShapes = options.inputShapes;
+    onnx.bindings = options.bindings;
+    return frontend::importONNX(&context, options.input, onnx);
+  }
+  if (ext == ".mlir") {
+    std::string openError;
+    auto file = openInputFile(options.input, &openError);
+    if (!file) {
+      (void)fail(openError);
+      return nullptr;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+    return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!options.train)
+    return frontend::importModelJSON(&context, options.input);
+  frontend::ModelSpec spec;
+  frontend::Diagnostic diag;
+  if (!frontend::parseModelJSON(options.input, spec, diag)) {
+    emitError(frontend::jsonLocation(&context, options.input, diag.path))
+        << diag.message;
+    return nullptr;
+  }
+  return frontend::importTrainingModel(&context, spec);
+}
+
+PipelineOptions
+Compilation::pipelineOptions(const target::CPUTarget &cpu) const {
+  PipelineOptions p;
+  p.target = options.target;
+  // A CUDA model's host code only launches kernels: no CPU features to
+  // check when it is opened.
+  p.cpuFeatures = options.target == Target::CUDA ? "" : cpu.abiFeatures;
+  p.vectorBits = options.vectorBits ? *options.vectorBits : cpu.vectorBits;
+  p.vectorRegisters = cpu.vectorRegisters;
+  p.parallel = options.parallel;
+  p.reassociateFPReductions = options.reassociateFPReductions;
+  p.winograd = options.winograd;
+  p.nchwc = options.nchwc;
+  p.profile = options.profile;
+  p.cuda.chips = options.cudaArch;
+  if (!options.cudaToolkit.empty()) {
+    p.cuda.toolkit = options.cudaToolkit;
+  } else {
+    const char *home = getenv("CUDA_HOME");
+    p.cuda.toolkit = home && *home ? home : "/usr/local/cuda";
+  }
+  p.optLevel = options.graphOptLevel.value_or(options.optLevel);
+  // Batch-norm folding and friends would bake trained values into code.
+  p.inference = !options.train;
+  return p;
+}
+
+LogicalResult Compilation::writeGraph(ModuleOp module, StringRef path) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  if (emit == OutputKind::MLIR)
+    module.print(os);
+  else if (failed(target::printGraphDot(module, "main", os)))
+    return failure();
+  os.close();
+  if (os.has_error())
+    return fail("error writing '" + options.output + "'");
+  return success();
+}
+
+/// Lowers one function family at a time (a trainable model has three:
+/// model_abi.h) and links their LLVM IR into one module.
+std::unique_ptr<llvm::Module>
+Compilation::lowerToLLVM(ModuleOp module, const PipelineOptions &base,
+                         const target::CPUTarget &cpu,
+                         llvm::LLVMContext &llvmContext) {
+  struct Family {
+    const char *func, *prefix;
+  };
+  SmallVector<Family> families = {{"main", "mlc_model"}};
+  if (options.train)
+    families.append({{"train_step", "mlc_train"}, {"init", "mlc_init"}});
+  std::unique_ptr<llvm::Module> linked;
+  for (const Family &family : families) {
+    OwningOpRef<ModuleOp> part;
+    ModuleOp lowered = module;
+    if (families.size() > 1) {
+      // The lowering handles one entry: each family on a copy of its own.
+      part = module.clone();
+      for (auto f : llvm::make_early_inc_range(part->getOps<func::FuncOp>()))
+        if (f.getSymName() != family.func)
+          f.erase();
+      lowered = *part;
+    }
+    PipelineOptions familyOpts = base;
+    familyOpts.entry = family.func;
+    familyOpts.abiPrefix = family.prefix;
+    TimingScope lowerTimer = beginPhase("lower to LLVM dialect");
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (failed(configure(pm, lowerTimer)) ||
+        failed(buildLowerToLoopsPipeline(pm, familyOpts)) ||
+        failed(buildLowerToLLVMPipeline(pm, familyOpts)) ||
+        failed(pm.run(lowered)))
+      return nullptr;
+    lowerTimer.stop();
+    if (family.prefix == StringRef("mlc_model"))
+      compiler::addLoweringFigures(report, lowered);
+    TimingScope translateTimer = beginPhase("translate to LLVM IR");
+    auto familyModule = target::translateToLLVMIR(lowered, llvmContext, cpu);
+    if (!familyModule) {
+      (void)fail("translation to LLVM IR failed");
+      return nullptr;
+    }
+    translateTimer.stop();
+    std::string error;
+    if (!linked)
+      linked = std::move(familyModule);
+    else if (failed(target::linkModules(*linked, std::move(familyModule),
+                                        error))) {
+      (void)fail(error);
+      return nullptr;
+    }
+  }
+  return linked;
+}
+
+/// .ll, .s, .o: the whole module optimized and emitted in one piece.
+LogicalResult Compilation::emitOneFile(llvm::Module &module,
+                                       const target::CPUTarget &cpu,
+                                       StringRef path) {
+  std::string error;
+  {
+    TimingScope timer = beginPhase("LLVM optimize");
+    if (failed(target::optimize(module, cpu, options.optLevel, error)))
+      return fail(error);
+  }
+  TimingScope timer = beginPhase("emit");
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  if (emit == OutputKind::LLVM)
+    module.print(os, nullptr);
+  else if (failed(target::emitMachineCode(module, cpu, options.optLevel,
+                                          emit == OutputKind::Asm
+                                              ? target::FileKind::Assembly
+                                              : target::FileKind::Object,
+                                          os, error)))
+    return fail(error);
+  os.close();
+  if (os.has_error())
+    return fail("error writing '" + options.output + "'");
+  return success();
+}
+
+/// model.so: the module in parts, optimized and emitted on -j threads, then
+/// the objects and the runtime archive linked.
+LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
+                                     const target::CPUTarget &cpu,
+                                     StringRef path) {
+  std::string error;
+  FailureOr<SmallVector<SmallString<0>>> objects;
+  {
+    TimingScope timer = beginPhase("LLVM optimize + emit objects");
+    objects = target::compileInParts(std::move(module), cpu, options.optLevel,
+                                     options.jobs ? options.jobs
+                                                  : target::defaultJobs(),
+                                     error, hooks.parts);
+    if (failed(objects))
+      return fail(error);
+  }
+  // Temporaries, removed when they go out of scope.
+  SmallVector<std::unique_ptr<AtomicOutput>> objectFiles;
+  std::vector<std::string> objectPaths;
+  for (auto [i, object] : llvm::enumerate(*objects)) {
+    objectFiles.push_back(std::make_unique<AtomicOutput>(
+        options.output + ".part" + std::to_string(i) + ".o"));
+    std::string objectPath = objectFiles.back()->create(error);
+    if (objectPath.empty())
+      return fail(error);
+    std::error_code ec;
+    raw_fd_ostream os(objectPath, ec);
+    if (ec)
+      return fail("cannot write '" + objectPath + "': " + ec.message());
+    os << object;
+    os.close();
+    if (os.has_error())
+      return fail("error writing '" + objectPath + "'");
+    objectPaths.push_back(objectPath);
+  }
+  TimingScope timer = beginPhase("link model.so");
+  if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,
+                                       options.cc, error)))
+    return fail(error);
+  return success();
+}
+
+/// Written last, so the phases and the peak memory are the whole compile's.
+LogicalResult Compilation::writeReport(StringRef path) {
+  json::Array list;
+  for (auto &[name, seconds] : phases.seconds())
+    list.push_back(json::Object{{"phase", name}, {"seconds", seconds}});
+  report["phases"] = std::move(list);
+  report["total_seconds"] = phases.totalSeconds();
+  report["peak_rss_mib"] = compiler::peakRSSMiB();
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail("cannot write '" + path + "': " + ec.message());
+  os << formatv("{0:2}", json::Value(json::Object(report))) << "\n";
+  os.close();
+  if (os.has_error())
+    return fail("error writing '" + options.report + "'");
+  return success();
+}
+
+LogicalResult Compilation::run() {
+  std::string problem = checkCompileOptions(options);
+  if (!problem.empty())
+    return fail(problem);
+  DialectRegistry registry;
+  registerDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadDialect<graph::GraphDialect>();
+
+  TimingScope importTimer = beginPhase("import");
+  OwningOpRef<ModuleOp> module = import();
+  if (!module)
+    return failure();
+  importTimer.stop();
+
+  std::string error;
+  auto cpu = target::resolveCPUTarget(
+      options.cpu ? *options.cpu
+                  : (options.target == Target::CUDA ? "generic" : "native"),
+      error);
+  if (failed(cpu))
+    return fail(error);
+
+  // The outputs exist as temporaries until everything succeeded.
+  AtomicOutput output(options.output);
+  std::string outputTmp = output.create(error);
+  if (outputTmp.empty())
+    return fail(error);
+  std::optional<AtomicOutput> reportOutput;
+  std::string reportTmp;
+  if (!options.report.empty()) {
+    reportOutput.emplace(options.report);
+    reportTmp = reportOutput->create(error);
+    if (reportTmp.empty())
+      return fail(error);
+  }
+  report["graph_ops_before"] = target::countGraphOps(*module);
+
+  // Graph optimizations of the -O level (-O0 keeps the graph as imported).
+  PipelineOptions pipeline = pipelineOptions(*cpu);
+  {
+    TimingScope timer = beginPhase("graph pipeline");
+    PassManager pm(&context, ModuleOp::getOperationName());
+    if (failed(configure(pm, timer)) ||
+        failed(buildGraphOptimizationPipeline(pm, pipeline)) ||
+        failed(pm.run(*module)) || failed(verify(*module)))
+      return failure();
+  }
+  for (auto &kv : target::graphStats(*module))
+    report[kv.first] = kv.second;
+
+  if (emit == OutputKind::MLIR || emit == OutputKind::Dot) {
+    if (failed(writeGraph(*module, outputTmp)))
+      return failure();
+  } else {
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        lowerToLLVM(*module, pipeline, *cpu, llvmContext);
+    if (!llvmModule)
+      return failure();
+    if (emit != OutputKind::SharedLibrary) {
+      if (failed(emitOneFile(*llvmModule, *cpu, outputTmp)))
+        return failure();
+    } else {
+      report["codegen_parts"] = target::partsFor(*llvmModule);
+      if (failed(linkModel(std::move(llvmModule), *cpu, outputTmp)))
+        return failure();
+    }
+  }
+  if (reportOutput && failed(writeReport(reportTmp)))
+    return failure();
+  if (reportOutput && failed(reportOutput->commit(error)))
+    return fail(error);
+  return failed(output.commit(error)) ? fail(error) : success();
+}
+
+} // namespace
+
+LogicalResult compile(MLIRContext &context, const CompileOptions &options,
+                      const CompileHooks &hooks) {
+  return Compilation(context, options, hooks).run();
+}
+
+} // namespace mlc

@@ -1,0 +1,266 @@
+//===- CommandLine.cpp - mlc-compile's flags -> mlc::CompileOptions -------===//
+//
+// Each flag is a field of mlc::CompileOptions (or of the tool itself: the
+// progress line, --list-onnx-ops); the compiler library checks their
+// values, this file only their syntax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommandLine.h"
+
+#include "mlc/Frontend/ImportONNX.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace {
+
+// --help lists these and MLIR's --mlir-* options; the LLVM backends' many
+// options stay usable and are listed by --help-hidden.
+cl::OptionCategory mlcCategory("mlc-compile options");
+
+void hideLLVMOptions() {
+  for (auto &[name, option] : cl::getRegisteredOptions()) {
+    if (llvm::is_contained(option->Categories, &mlcCategory) ||
+        name.starts_with("mlir-") || name.starts_with("help") ||
+        name == "version" || option->getOptionHiddenFlag() != cl::NotHidden)
+      continue;
+    option->setHiddenFlag(cl::Hidden);
+  }
+}
+
+cl::opt<std::string> inputFile(cl::Positional, cl::cat(mlcCategory),
+                               cl::desc("<model.json|model.onnx|.mlir>"));
+cl::opt<std::string> outputFile("o", cl::cat(mlcCategory),
+                                cl::desc("Output file (required)"),
+                                cl::value_desc("file"));
+cl::list<std::string> inputShapes(
+    "input-shape", cl::cat(mlcCategory),
+    cl::desc("ONNX: static shape for a graph input with dynamic dimensions, "
+             "e.g. --input-shape data=1x3x224x224 (repeatable)"),
+    cl::value_desc("NAME=DIMS"));
+cl::list<std::string>
+    bindings("bind", cl::cat(mlcCategory),
+             cl::desc("ONNX: freeze a graph input to the tensor in FILE (a .pb "
+                      "TensorProto) at compile time; needed for inputs that "
+                      "determine shapes (repeatable)"),
+             cl::value_desc("NAME=FILE"));
+cl::opt<bool> train(
+    "train", cl::cat(mlcCategory),
+    cl::desc("Compile a trainable model from a model.json with a 'training' "
+             "section: a train step, an inference entry on the same "
+             "parameters and their initial values (docs/training.md)"));
+cl::opt<bool> listONNXOps(
+    "list-onnx-ops", cl::cat(mlcCategory),
+    cl::desc("Print the supported ONNX operators (markdown) and exit"));
+// Auto: from the output's suffix.
+enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO };
+cl::opt<Emit> emitKind(
+    "emit", cl::cat(mlcCategory),
+    cl::desc("What to write (default: from the output's suffix)"),
+    cl::init(Emit::Auto),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "graph-dialect MLIR"),
+               clEnumValN(Emit::Dot, "dot",
+                          "Graphviz picture of the optimized graph with "
+                          "its fusion groups as clusters"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM IR (.ll)"),
+               clEnumValN(Emit::Asm, "asm", "assembly (.s)"),
+               clEnumValN(Emit::Obj, "obj", "object file (.o)"),
+               clEnumValN(Emit::SO, "so", "shared library with the runtime")));
+cl::opt<unsigned> optLevel("O", cl::cat(mlcCategory),
+                           cl::desc("Optimization level (0-3)"), cl::Prefix,
+                           cl::init(2));
+cl::opt<int> graphOptLevel(
+    "graph-opt", cl::cat(mlcCategory),
+    cl::desc("Graph optimization level (0-3; default: the -O level). "
+             "-O2 --graph-opt=0 isolates what fusion and graph rewrites buy"),
+    cl::init(-1));
+cl::opt<std::string> cpu("cpu", cl::cat(mlcCategory),
+                         cl::desc("Target CPU: native (default: the host's "
+                                  "CPU and features), generic, or an LLVM "
+                                  "CPU name such as x86-64-v3 (a portable "
+                                  "AVX2/FMA baseline) or haswell"),
+                         cl::init("native"));
+cl::alias cpuAlias("mcpu", cl::cat(mlcCategory), cl::desc("Alias for --cpu"),
+                   cl::aliasopt(cpu));
+cl::opt<mlc::Target> targetDevice(
+    "target", cl::cat(mlcCategory),
+    cl::desc("Where the model runs (default cpu)"), cl::init(mlc::Target::CPU),
+    cl::values(clEnumValN(mlc::Target::CPU, "cpu", "this machine's CPU"),
+               clEnumValN(mlc::Target::CUDA, "cuda",
+                          "NVIDIA GPUs: kernels in a fatbin (see "
+                          "--cuda-arch), launched by the runtime through "
+                          "the CUDA driver (docs/cuda.md)"),
+               clEnumValN(mlc::Target::CUDAEmulated, "cuda-emulated",
+                          "the CUDA kernels run on this CPU one GPU thread "
+                          "at a time: tests GPU code generation without a "
+                          "GPU (slow)")));
+cl::opt<std::string> cudaArch(
+    "cuda-arch", cl::cat(mlcCategory),
+    cl::desc("--target=cuda: GPUs the fatbin has code for, comma-separated "
+             "(default sm_80,sm_90; CUDA 13 needs sm_75 or newer)"),
+    cl::init("sm_80,sm_90"));
+cl::opt<std::string> cudaToolkit(
+    "cuda-toolkit", cl::cat(mlcCategory),
+    cl::desc("--target=cuda: CUDA toolkit with bin/ptxas and bin/fatbinary "
+             "(default: $CUDA_HOME, else /usr/local/cuda)"));
+cl::opt<bool> parallelKernels(
+    "parallel", cl::cat(mlcCategory),
+    cl::desc("Run large kernels on the runtime's threads (default true; "
+             "--parallel=false emits single-threaded code)"),
+    cl::init(true));
+cl::opt<unsigned> vectorBits(
+    "vector-bits", cl::cat(mlcCategory),
+    cl::desc("Vector width of the kernels in bits (default: 512 with "
+             "AVX-512F, 256 with AVX/AVX2, else 128)"));
+cl::opt<bool> reassociateFPReductions(
+    "reassociate-fp-reductions", cl::cat(mlcCategory),
+    cl::desc("Float sums and products in one accumulator per vector lane "
+             "(default on, as in ONNX Runtime and PyTorch): results differ "
+             "from the in-order scalar kernels and constant folding in the "
+             "last bits; =false keeps the in-order sums, bit-identical to "
+             "--vector-bits=0 and the evaluator, and up to 10x slower on "
+             "layer norm, softmax and means"),
+    cl::init(true));
+cl::opt<unsigned>
+    jobs("j", cl::cat(mlcCategory), cl::value_desc("N"),
+         cl::Prefix, // -j2, -j 2
+         cl::desc("Threads optimizing and emitting the model's parts (default: "
+                  "the CPUs this process may use); the .so is the same for "
+                  "every N"));
+cl::opt<bool> winograd(
+    "winograd", cl::cat(mlcCategory),
+    cl::desc("Stride-1 3x3 convolutions with at least 32 input and 64 "
+             "output channels and 16 output tiles of 4x4 as Winograd "
+             "F(4x4, 3x3) "
+             "(inference, CPU and CUDA; default on; a few 1e-6 relative error "
+             "against "
+             "float64, about 4x direct convolution's: docs/compiler.md)"),
+    cl::init(true));
+cl::opt<bool> nchwc(
+    "nchwc", cl::cat(mlcCategory),
+    cl::desc("Convolution regions in the blocked channel layout "
+             "[N, C/16, H, W, 16] with layout changes only at their edges "
+             "(inference on the CPU; default on: docs/compiler.md)"),
+    cl::init(true));
+cl::opt<bool> profileKernels(
+    "profile", cl::cat(mlcCategory),
+    cl::desc("Bracket every kernel with profiling calls and record the "
+             "kernel table, for mlc-run --profile (default true; "
+             "--profile=false leaves them out)"),
+    cl::init(true));
+cl::opt<std::string> runtimeLib(
+    "runtime-lib", cl::cat(mlcCategory),
+    cl::desc("Runtime archive to link (default: ../lib/libmlc_runtime.a "
+             "next to this tool)"));
+cl::opt<std::string> ccPath("cc", cl::cat(mlcCategory),
+                            cl::desc("C compiler driver used to link"));
+cl::opt<mlc::tool::Progress::Mode> progressMode(
+    "progress", cl::cat(mlcCategory),
+    cl::desc("The progress line on stderr: the phase, the back end's parts "
+             "done of total, the seconds so far"),
+    cl::values(clEnumValN(mlc::tool::Progress::Mode::Auto, "auto",
+                          "on a terminal, redrawn in place once a compile "
+                          "has run for 2 s (default)"),
+               clEnumValN(mlc::tool::Progress::Mode::Always, "always",
+                          "each step as a line of its own, terminal or not"),
+               clEnumValN(mlc::tool::Progress::Mode::Never, "never",
+                          "nothing")),
+    cl::init(mlc::tool::Progress::Mode::Auto));
+cl::opt<std::string> reportFile(
+    "report", cl::cat(mlcCategory),
+    cl::desc("Write a JSON compile report: graph ops before/after, kernels "
+             "and their fused ops, workspace and its lower bound, weights "
+             "bytes, flops, seconds per phase and the peak memory"),
+    cl::value_desc("file"));
+
+/// ../lib/libmlc_runtime.a next to this tool's bin/.
+std::string defaultRuntimeLib(const char *argv0) {
+  std::string exe = sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&defaultRuntimeLib));
+  SmallString<256> path(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(path, "lib", "libmlc_runtime.a");
+  return path.str().str();
+}
+
+std::optional<mlc::OutputKind> outputKind(Emit emit) {
+  switch (emit) {
+  case Emit::Auto:
+    return std::nullopt;
+  case Emit::MLIR:
+    return mlc::OutputKind::MLIR;
+  case Emit::Dot:
+    return mlc::OutputKind::Dot;
+  case Emit::LLVM:
+    return mlc::OutputKind::LLVM;
+  case Emit::Asm:
+    return mlc::OutputKind::Asm;
+  case Emit::Obj:
+    return mlc::OutputKind::Object;
+  case Emit::SO:
+    return mlc::OutputKind::SharedLibrary;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+namespace mlc::tool {
+
+std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
+  hideLLVMOptions();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "mlc-compile: compile a model to a shared "
+                              "library (or MLIR, LLVM IR, assembly, object)\n");
+  result.listONNXOps = listONNXOps;
+  result.progress = progressMode;
+  if (listONNXOps)
+    return "";
+  if (inputFile.empty())
+    return "no input file (run 'mlc-compile --help' for usage)";
+  CompileOptions &o = result.options;
+  o.input = inputFile;
+  o.output = outputFile;
+  o.emit = outputKind(emitKind);
+  o.report = reportFile;
+  for (StringRef spec : inputShapes) {
+    auto [name, dims] = spec.split('=');
+    std::vector<int64_t> shape;
+    if (name.empty() || !spec.contains('=') ||
+        !mlc::frontend::parseShapeSpec(dims, shape))
+      return ("--input-shape expects NAME=DxDx..., got '" + spec + "'").str();
+    o.inputShapes[name.str()] = shape;
+  }
+  for (StringRef spec : bindings) {
+    auto [name, file] = spec.split('=');
+    if (name.empty() || file.empty())
+      return ("--bind expects NAME=FILE, got '" + spec + "'").str();
+    o.bindings[name.str()] = file.str();
+  }
+  o.train = train;
+  o.optLevel = optLevel;
+  if (graphOptLevel >= 0)
+    o.graphOptLevel = unsigned(graphOptLevel);
+  o.target = targetDevice;
+  if (cpu.getNumOccurrences())
+    o.cpu = cpu.getValue();
+  if (vectorBits.getNumOccurrences())
+    o.vectorBits = vectorBits;
+  o.parallel = parallelKernels;
+  o.reassociateFPReductions = reassociateFPReductions;
+  o.winograd = winograd;
+  o.nchwc = nchwc;
+  o.profile = profileKernels;
+  o.cudaArch = cudaArch;
+  o.cudaToolkit = cudaToolkit;
+  o.jobs = jobs.getNumOccurrences() ? unsigned(jobs) : 0;
+  o.runtimeLib =
+      runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
+  o.cc = ccPath;
+  return "";
+}
+
+} // namespace mlc::tool
