@@ -9,7 +9,7 @@
 
 #include "Npy.h"
 #include "Profile.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "TensorFile.h"
 #include "mlc/runtime.h"
 
 #include <algorithm>
@@ -28,6 +28,8 @@
 #include <vector>
 
 using namespace mlc;
+using tensorio::shapeString;
+using tensorio::typeString;
 
 namespace {
 
@@ -325,17 +327,6 @@ struct Slot {
   uint64_t sizeBytes;
 };
 
-std::string shapeString(const std::vector<int64_t> &shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-std::string typeString(mlc_dtype dtype, const std::vector<int64_t> &shape) {
-  return std::string(mlc_dtype_name(dtype)) + " " + shapeString(shape);
-}
-
 Slot slotFromInfo(const mlc_tensor_info &info) {
   Slot slot;
   slot.name = info.name;
@@ -492,84 +483,14 @@ std::vector<std::string> bindFiles(const std::vector<std::string> &args,
   return files;
 }
 
-/// Reads a .npy file for `slot`, checking dtype and shape.
-/// The runtime dtype of an ONNX tensor type; invalid when there is none.
-mlc_dtype dtypeForONNX(int32_t type) {
-  switch (type) {
-  case onnx::Float:
-    return MLC_F32;
-  case onnx::Double:
-    return MLC_F64;
-  case onnx::Float16:
-    return MLC_F16;
-  case onnx::BFloat16:
-    return MLC_BF16;
-  case onnx::Int8:
-    return MLC_I8;
-  case onnx::Int16:
-    return MLC_I16;
-  case onnx::Int32:
-    return MLC_I32;
-  case onnx::Int64:
-    return MLC_I64;
-  case onnx::UInt8:
-    return MLC_U8;
-  case onnx::Bool:
-    return MLC_BOOL;
-  default:
-    return MLC_DTYPE_INVALID;
-  }
-}
-
-/// Reads an ONNX TensorProto file (ONNX test data) as an array for a slot
-/// of type `want`.
-bool readONNXTensor(const std::string &path, mlc_dtype want, npy::Array &array,
-                    std::string &error) {
-  onnx::Tensor t;
-  if (!onnx::loadTensorFile(path, t, error)) {
-    error = path + ": " + error;
-    return false;
-  }
-  array.dtype = dtypeForONNX(t.dataType);
-  // ONNX's own test data stores bfloat16 tensors as UINT16 bit patterns.
-  if (t.dataType == onnx::UInt16 && want == MLC_BF16)
-    array.dtype = MLC_BF16;
-  if (array.dtype == MLC_DTYPE_INVALID) {
-    error =
-        path + ": unsupported tensor type " + onnx::dataTypeName(t.dataType);
-    return false;
-  }
-  array.shape = t.dims;
-  array.data.assign(t.data.begin(), t.data.end());
-  return true;
-}
-
+/// Reads a tensor file (.npy or .pb) for `slot`, checking dtype and shape.
 npy::Array readFor(const Slot &slot, const std::string &path,
                    const char *kind) {
   npy::Array array;
   std::string error;
-  bool isPB = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
-  if (!(isPB ? readONNXTensor(path, slot.dtype, array, error)
-             : npy::readFile(path, array, error)))
+  if (!tensorio::readTensorFor(path, std::string(kind) + " '" + slot.name + "'",
+                               slot.dtype, slot.shape, array, error))
     fatal(error);
-  // numpy has no bfloat16: bf16 tensors come as f4 files, rounded to
-  // nearest even here.
-  if (slot.dtype == MLC_BF16 && array.dtype == MLC_F32 &&
-      array.shape == slot.shape) {
-    std::vector<uint8_t> bf16(2 * array.numElements());
-    for (uint64_t i = 0; i < array.numElements(); ++i) {
-      float f;
-      memcpy(&f, array.data.data() + 4 * i, 4);
-      uint16_t b = npy::floatToBF16(f);
-      memcpy(bf16.data() + 2 * i, &b, 2);
-    }
-    array.dtype = MLC_BF16;
-    array.data = std::move(bf16);
-  }
-  if (array.dtype != slot.dtype || array.shape != slot.shape)
-    fatal(std::string(kind) + " '" + slot.name + "' is " +
-          typeString(slot.dtype, slot.shape) + " but '" + path + "' holds " +
-          typeString(array.dtype, array.shape));
   return array;
 }
 
@@ -660,23 +581,6 @@ bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
           formatElement(slot.dtype, expected.data.data(), worst).c_str(),
           worstErr, relErr);
   return false;
-}
-
-std::string outputFileName(const std::string &dir, const std::string &name) {
-  std::string safe = name;
-  std::replace(safe.begin(), safe.end(), '/', '_');
-  return dir + "/" + safe + ".npy";
-}
-
-void makeDirectory(const std::string &dir) {
-  struct stat st;
-  if (stat(dir.c_str(), &st) == 0) {
-    if (!S_ISDIR(st.st_mode))
-      fatal("'" + dir + "' exists and is not a directory");
-    return;
-  }
-  if (mkdir(dir.c_str(), 0777) != 0)
-    fatal("cannot create directory '" + dir + "': " + strerror(errno));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1125,8 +1029,10 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < outputSlots.size(); ++i)
     if (!expectFiles[i].empty())
       expected[i] = readFor(outputSlots[i], expectFiles[i], "output");
-  if (!opts.outputDir.empty())
-    makeDirectory(opts.outputDir);
+  std::string error;
+  if (!opts.outputDir.empty() &&
+      !tensorio::makeDirectory(opts.outputDir, error))
+    fatal(error);
 
   // Run, from opts.concurrent threads when asked.
   int64_t warmup = opts.bench ? opts.warmup : 0;
@@ -1168,26 +1074,13 @@ int main(int argc, char **argv) {
       (opts.outputDir.empty() && opts.expects.empty() && opts.bench == 0))
     for (size_t o = 0; o < outputSlots.size(); ++o)
       printOutput(outputSlots[o], results[o].data());
-  if (!opts.outputDir.empty()) {
-    for (size_t o = 0; o < outputSlots.size(); ++o) {
-      std::string error;
-      const Slot &slot = outputSlots[o];
-      std::string file = outputFileName(opts.outputDir, slot.name);
-      bool written;
-      if (slot.dtype == MLC_BF16) { // as f4: every bf16 value is an f32
-        std::vector<float> f32(slot.numElements);
-        for (uint64_t i = 0; i < slot.numElements; ++i)
-          f32[i] = float(npy::loadFloat(MLC_BF16, results[o].data(), i));
-        written = npy::writeFile(file, MLC_F32, slot.shape, f32.data(),
-                                 f32.size() * 4, error);
-      } else {
-        written = npy::writeFile(file, slot.dtype, slot.shape,
-                                 results[o].data(), results[o].size(), error);
-      }
-      if (!written)
+  if (!opts.outputDir.empty())
+    for (size_t o = 0; o < outputSlots.size(); ++o)
+      if (!tensorio::writeTensorFile(
+              tensorio::outputFileName(opts.outputDir, outputSlots[o].name),
+              outputSlots[o].dtype, outputSlots[o].shape, results[o].data(),
+              results[o].size(), error))
         fatal(error);
-    }
-  }
   for (size_t o = 0; o < outputSlots.size(); ++o)
     if (!expectFiles[o].empty())
       ok &= compare(outputSlots[o], results[o].data(), expected[o],
