@@ -5,30 +5,32 @@
 // outputs; with --train, trains a trainable model on .npy data instead.
 // Every failure prints "mlc-run: error: ..." and exits with 1.
 //
+// This file is the command line and the dispatch; the parts live beside it:
+// Infer (a run: inputs in, outputs out) with Compare (--print, --expect) and
+// Bench (running from threads, --bench), Train (--train), Profile
+// (--profile), TensorFile and Npy (tensor files, a library the unit tests
+// link) and Common (what they share).
+//
 //===----------------------------------------------------------------------===//
 
-#include "Npy.h"
-#include "Profile.h"
+#include "Common.h"
+#include "Infer.h"
+#include "Options.h"
 #include "TensorFile.h"
+#include "Train.h"
 #include "mlc/runtime.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <string>
-#include <sys/stat.h>
-#include <thread>
 #include <vector>
 
 using namespace mlc;
-using tensorio::shapeString;
+using namespace mlc::run;
 using tensorio::typeString;
 
 namespace {
@@ -113,11 +115,6 @@ Exit status: 0 on success, 1 on any error (bad usage, bad files, failed runs,
 mismatching outputs).
 )";
 
-[[noreturn]] void fatal(const std::string &message) {
-  fprintf(stderr, "mlc-run: error: %s\n", message.c_str());
-  exit(1);
-}
-
 [[noreturn]] void usageError(const std::string &message) {
   fprintf(stderr, "mlc-run: error: %s\n(run 'mlc-run --help' for usage)\n",
           message.c_str());
@@ -127,28 +124,6 @@ mismatching outputs).
 //===----------------------------------------------------------------------===//
 // Command line
 //===----------------------------------------------------------------------===//
-
-struct Options {
-  std::string modelPath;
-  std::vector<std::string> inputs;
-  std::vector<std::string> expects;
-  std::string outputDir;
-  bool print = false;
-  bool info = false;
-  int64_t bench = 0;
-  bool benchTimes = false;
-  int64_t warmup = 3;
-  int64_t concurrent = 1; // application threads running the model
-  int64_t threads = 0;    // intra-op threads; 0: the runtime's default
-  bool profile = false;
-  std::string profileJson;
-  uint64_t seed = 0;
-  double rtol = 1e-4;
-  double atol = 1e-5;
-  // Training.
-  std::string trainX, trainY, evalX, evalY, loadWeights, saveWeights;
-  int64_t epochs = 0, batch = 0; // 0: not given
-};
 
 int64_t parseInt(const std::string &option, const std::string &text,
                  int64_t min, int64_t max) {
@@ -292,649 +267,36 @@ Options parseArgs(int argc, char **argv) {
   return opts;
 }
 
-//===----------------------------------------------------------------------===//
-// Tensors
-//===----------------------------------------------------------------------===//
-
-struct FreeDeleter {
-  void operator()(void *p) const { free(p); }
-};
-
-/// A zero-initialized, 64-byte aligned byte buffer.
-class Buffer {
-public:
-  explicit Buffer(size_t size) : bytes(size) {
-    void *p = nullptr;
-    if (posix_memalign(&p, 64, std::max<size_t>(size, 1)) != 0)
-      fatal("out of memory allocating " + std::to_string(size) + " bytes");
-    memset(p, 0, std::max<size_t>(size, 1));
-    storage.reset(p);
-  }
-  uint8_t *data() const { return static_cast<uint8_t *>(storage.get()); }
-  size_t size() const { return bytes; }
-
-private:
-  std::unique_ptr<void, FreeDeleter> storage;
-  size_t bytes;
-};
-
-/// A model input or output: its declaration plus a buffer.
-struct Slot {
-  std::string name;
-  mlc_dtype dtype;
-  std::vector<int64_t> shape;
-  uint64_t numElements;
-  uint64_t sizeBytes;
-};
-
-Slot slotFromInfo(const mlc_tensor_info &info) {
-  Slot slot;
-  slot.name = info.name;
-  slot.dtype = info.dtype;
-  slot.shape.assign(info.shape, info.shape + info.rank);
-  slot.numElements = info.num_elements;
-  slot.sizeBytes = info.size_bytes;
-  return slot;
-}
-
-std::vector<Slot> describe(const mlc_model *model, bool inputs) {
-  int32_t n =
-      inputs ? mlc_model_num_inputs(model) : mlc_model_num_outputs(model);
-  std::vector<Slot> slots;
-  for (int32_t i = 0; i < n; ++i) {
-    mlc_tensor_info info;
-    mlc_status status = inputs ? mlc_model_input_info(model, i, &info)
-                               : mlc_model_output_info(model, i, &info);
-    if (status != MLC_OK)
-      fatal(mlc_last_error());
-    slots.push_back(slotFromInfo(info));
-  }
-  return slots;
-}
-
-mlc_tensor makeTensor(const Slot &slot, void *data) {
-  mlc_tensor t;
-  t.data = data;
-  t.dtype = slot.dtype;
-  t.rank = int32_t(slot.shape.size());
-  t.shape = slot.shape.empty() ? nullptr : slot.shape.data();
-  return t;
-}
-
-//===----------------------------------------------------------------------===//
-// Element access
-//===----------------------------------------------------------------------===//
-
-std::string formatElement(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
-  char buf[64];
-  if (npy::isFloatDType(dtype))
-    snprintf(buf, sizeof(buf), "%.7g", npy::loadFloat(dtype, data, i));
-  else if (dtype == MLC_BOOL)
-    return data[i] == 0   ? "False"
-           : data[i] == 1 ? "True"
-                          : std::to_string(data[i]);
-  else
-    snprintf(buf, sizeof(buf), "%" PRId64, npy::loadInt(dtype, data, i));
-  return buf;
-}
-
-/// SplitMix64: tiny, fast, and good enough for test data.
-struct Random {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53 * 2.0 - 1.0; }
-};
-
-void fillRandom(const Slot &slot, uint8_t *data, uint64_t seed,
-                size_t inputIndex) {
-  // Seeded per input, so an input's values do not depend on which other
-  // inputs came from files.
-  Random rng{seed * 0x100000001b3ull + inputIndex + 1};
-  for (uint64_t i = 0; i < slot.numElements; ++i) {
-    switch (slot.dtype) {
-    case MLC_F32: {
-      float v = float(rng.uniform());
-      memcpy(data + 4 * i, &v, 4);
-      break;
-    }
-    case MLC_F64: {
-      double v = rng.uniform();
-      memcpy(data + 8 * i, &v, 8);
-      break;
-    }
-    case MLC_F16: {
-      uint16_t v = npy::floatToHalf(float(rng.uniform()));
-      memcpy(data + 2 * i, &v, 2);
-      break;
-    }
-    case MLC_BF16: {
-      uint16_t v = npy::floatToBF16(float(rng.uniform()));
-      memcpy(data + 2 * i, &v, 2);
-      break;
-    }
-    case MLC_BOOL:
-      data[i] = uint8_t(rng.next() >> 63);
-      break;
-    default: {
-      // Small non-negative integers are valid indices for gathers and such.
-      int64_t v = int64_t(rng.next() % 10);
-      size_t size = mlc_dtype_size(slot.dtype);
-      // Little-endian: the low bytes of v are the narrower integer.
-      memcpy(data + size * i, &v, size);
-      break;
-    }
-    }
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Binding files to inputs and outputs
-//===----------------------------------------------------------------------===//
-
-/// Resolves "[NAME=]FILE" arguments against `slots` (inputs or outputs):
-/// returns one file path per slot ("" where none was given).
-std::vector<std::string> bindFiles(const std::vector<std::string> &args,
-                                   const std::vector<Slot> &slots,
-                                   const char *kind, const char *option) {
-  std::vector<std::string> files(slots.size());
-  std::vector<const std::string *> positional;
-  for (const std::string &arg : args) {
-    size_t eq = arg.find('=');
-    size_t index = slots.size();
-    if (eq != std::string::npos)
-      for (size_t i = 0; i < slots.size(); ++i)
-        if (slots[i].name == arg.substr(0, eq))
-          index = i;
-    if (index == slots.size()) {
-      // "NAME=FILE" with an unknown NAME is a typo unless the whole argument
-      // is an existing file's path.
-      struct stat st;
-      if (eq != std::string::npos && stat(arg.c_str(), &st) != 0) {
-        std::string names;
-        for (const Slot &slot : slots)
-          names += (names.empty() ? "" : ", ") + slot.name;
-        fatal("the model has no " + std::string(kind) + " named '" +
-              arg.substr(0, eq) + "' (" + kind + "s: " + names + ")");
-      }
-      positional.push_back(&arg);
-      continue;
-    }
-    if (!files[index].empty())
-      fatal(std::string(kind) + " '" + slots[index].name + "' given twice");
-    files[index] = arg.substr(eq + 1);
-    if (files[index].empty())
-      fatal(std::string("empty file name in ") + option + " " + arg);
-  }
-  size_t next = 0;
-  for (const std::string *arg : positional) {
-    while (next < slots.size() && !files[next].empty())
-      ++next;
-    if (next == slots.size())
-      fatal("too many " + std::string(kind) + "s: " + option + " " + *arg +
-            " has no " + kind + " left to bind to (the model has " +
-            std::to_string(slots.size()) + ")");
-    files[next++] = *arg;
-  }
-  return files;
-}
-
-/// Reads a tensor file (.npy or .pb) for `slot`, checking dtype and shape.
-npy::Array readFor(const Slot &slot, const std::string &path,
-                   const char *kind) {
-  npy::Array array;
-  std::string error;
-  if (!tensorio::readTensorFor(path, std::string(kind) + " '" + slot.name + "'",
-                               slot.dtype, slot.shape, array, error))
-    fatal(error);
-  return array;
-}
-
-//===----------------------------------------------------------------------===//
-// Output handling
-//===----------------------------------------------------------------------===//
-
-void printOutput(const Slot &slot, const uint8_t *data) {
-  printf("%s: %s\n", slot.name.c_str(),
-         typeString(slot.dtype, slot.shape).c_str());
-  if (slot.shape.empty()) {
-    printf("%s\n", formatElement(slot.dtype, data, 0).c_str());
+/// --info: the model's signature, and a trainable model's variables.
+void printInfo(const Options &opts, mlc_model *model,
+               const std::vector<Slot> &inputSlots,
+               const std::vector<Slot> &outputSlots) {
+  printf("model: %s\n", opts.modelPath.c_str());
+  printf("device: %s\n", mlc_model_device(model));
+  printf("inputs:\n");
+  for (const Slot &s : inputSlots)
+    printf("  %s: %s\n", s.name.c_str(), typeString(s.dtype, s.shape).c_str());
+  printf("outputs:\n");
+  for (const Slot &s : outputSlots)
+    printf("  %s: %s\n", s.name.c_str(), typeString(s.dtype, s.shape).c_str());
+  printf("workspace_bytes: %" PRIu64 "\n", mlc_model_workspace_size(model));
+  if (mlc_model_is_trainable(model) != 1)
     return;
-  }
-  const uint64_t kShown = 10;
-  std::string line = "[";
-  for (uint64_t i = 0; i < slot.numElements && i < kShown; ++i)
-    line += (i ? ", " : "") + formatElement(slot.dtype, data, i);
-  if (slot.numElements > kShown)
-    line += ", ... (" + std::to_string(slot.numElements) + " elements)";
-  printf("%s]\n", line.c_str());
-}
-
-std::string multiIndex(const std::vector<int64_t> &shape, uint64_t flat) {
-  std::vector<int64_t> index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    index[d] = int64_t(flat % uint64_t(shape[d]));
-    flat /= uint64_t(shape[d]);
-  }
-  return shapeString(index);
-}
-
-/// Compares an output with its expected values; reports and returns false on
-/// mismatch.
-bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
-             const std::string &path, double rtol, double atol) {
-  uint64_t mismatches = 0, worst = 0;
-  double worstErr = -1, maxErr = 0;
-  for (uint64_t i = 0; i < slot.numElements; ++i) {
-    double g, e;
-    if (npy::isFloatDType(slot.dtype)) {
-      g = npy::loadFloat(slot.dtype, got, i);
-      e = npy::loadFloat(slot.dtype, expected.data.data(), i);
-      if (std::isnan(g) && std::isnan(e))
-        continue;
-      if (g == e)
-        continue;
-    } else {
-      int64_t gi = npy::loadInt(slot.dtype, got, i);
-      int64_t ei = npy::loadInt(slot.dtype, expected.data.data(), i);
-      if (gi == ei)
-        continue;
-      g = double(gi);
-      e = double(ei);
-    }
-    // NaN against a number, or infinities that differ, is infinitely wrong.
-    double err = std::fabs(g - e);
-    if (std::isnan(err))
-      err = INFINITY;
-    if (err <= atol + rtol * std::fabs(e)) {
-      maxErr = std::max(maxErr, err);
-      continue;
-    }
-    ++mismatches;
-    if (err > worstErr) {
-      worstErr = err;
-      worst = i;
-    }
-  }
-  if (mismatches == 0) {
-    printf("%s: matches '%s' (%" PRIu64 " elements, max abs err %.3g)\n",
-           slot.name.c_str(), path.c_str(), slot.numElements, maxErr);
-    return true;
-  }
-  double expectedWorst =
-      npy::isFloatDType(slot.dtype)
-          ? npy::loadFloat(slot.dtype, expected.data.data(), worst)
-          : double(npy::loadInt(slot.dtype, expected.data.data(), worst));
-  double relErr = worstErr / std::fabs(expectedWorst);
-  fprintf(stderr,
-          "mlc-run: error: output '%s' does not match '%s': %" PRIu64
-          " of %" PRIu64 " elements differ (rtol=%g, atol=%g)\n"
-          "  worst at index %" PRIu64 " %s: got %s, expected %s, abs err %.6g, "
-          "rel err %.6g\n",
-          slot.name.c_str(), path.c_str(), mismatches, slot.numElements, rtol,
-          atol, worst, multiIndex(slot.shape, worst).c_str(),
-          formatElement(slot.dtype, got, worst).c_str(),
-          formatElement(slot.dtype, expected.data.data(), worst).c_str(),
-          worstErr, relErr);
-  return false;
-}
-
-//===----------------------------------------------------------------------===//
-// Running
-//===----------------------------------------------------------------------===//
-
-struct Worker {
-  std::vector<Buffer> outputs;
-  std::vector<double> timesMs;
-  std::string error;
-};
-
-void runWorker(const mlc_model *model, const std::vector<mlc_tensor> &inputs,
-               const std::vector<Slot> &outputSlots, Worker &worker,
-               int64_t warmup, int64_t runs, std::atomic<int64_t> &ready,
-               int64_t numThreads, mlc_model *profiled) {
-  std::vector<mlc_tensor> outputs;
-  for (size_t i = 0; i < outputSlots.size(); ++i)
-    outputs.push_back(makeTensor(outputSlots[i], worker.outputs[i].data()));
-  // Start together so the runs really overlap.
-  ready.fetch_add(1);
-  while (ready.load() < numThreads)
-    std::this_thread::yield();
-  for (int64_t r = 0; r < warmup + runs; ++r) {
-    // --profile: the timed runs only.
-    if (profiled && r == warmup &&
-        mlc_model_set_profiling(profiled, 1) != MLC_OK) {
-      worker.error = mlc_last_error();
-      return;
-    }
-    auto start = std::chrono::steady_clock::now();
-    mlc_status status =
-        mlc_model_run(model, inputs.data(), int32_t(inputs.size()),
-                      outputs.data(), int32_t(outputs.size()));
-    auto end = std::chrono::steady_clock::now();
-    if (status != MLC_OK) {
-      worker.error = mlc_last_error();
-      return;
-    }
-    if (r >= warmup)
-      worker.timesMs.push_back(
-          std::chrono::duration<double, std::milli>(end - start).count());
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Training
-//===----------------------------------------------------------------------===//
-
-std::vector<Slot> describeTrainInputs(const mlc_model *model) {
-  std::vector<Slot> slots;
-  for (int32_t i = 0, e = mlc_model_num_train_inputs(model); i < e; ++i) {
+  printf("train inputs:\n");
+  for (const Slot &s : describeTrainInputs(model))
+    printf("  %s: %s\n", s.name.c_str(), typeString(s.dtype, s.shape).c_str());
+  printf("variables:\n");
+  static const char *const kKinds[] = {"?", "param", "buffer", "state"};
+  for (int32_t i = 0, e = mlc_model_num_variables(model); i < e; ++i) {
     mlc_tensor_info info;
-    if (mlc_model_train_input_info(model, i, &info) != MLC_OK)
+    mlc_variable_kind kind;
+    if (mlc_model_variable_info(model, i, &info, &kind) != MLC_OK)
       fatal(mlc_last_error());
-    slots.push_back(slotFromInfo(info));
+    printf("  %s %s: %s\n", kKinds[kind <= 3 ? kind : 0], info.name,
+           typeString(info.dtype,
+                      std::vector<int64_t>(info.shape, info.shape + info.rank))
+               .c_str());
   }
-  return slots;
-}
-
-bool isIntDType(mlc_dtype dtype) {
-  return dtype == MLC_I8 || dtype == MLC_I16 || dtype == MLC_I32 ||
-         dtype == MLC_I64 || dtype == MLC_U8;
-}
-
-/// Samples along the first axis of a .npy file, in the dtype of the model
-/// input they feed.
-struct DataSet {
-  std::string path;
-  uint64_t count = 0;
-  uint64_t sampleBytes = 0;
-  uint64_t sampleElements = 0;
-  std::vector<uint8_t> data;
-  const uint8_t *sample(uint64_t i) const {
-    return data.data() + i * sampleBytes;
-  }
-};
-
-/// "f32 [N,4]": the file shape a slot with batch dim 0 accepts.
-std::string samplesType(const Slot &slot) {
-  std::string s = std::string(mlc_dtype_name(slot.dtype)) + " [N";
-  for (size_t d = 1; d < slot.shape.size(); ++d)
-    s += "," + std::to_string(slot.shape[d]);
-  return s + "]";
-}
-
-/// Reads `path` as samples for `slot` (whose dim 0 is the batch). Data must
-/// have the slot's dtype; labels may be any integer dtype for an integer slot
-/// (or any float dtype for a float one) and are converted.
-DataSet readSamples(const std::string &path, const Slot &slot, bool labels,
-                    const char *what) {
-  if (slot.shape.empty())
-    fatal(std::string(what) + " '" + slot.name +
-          "' is a scalar: it has no batch dimension to fill from '" + path +
-          "'");
-  npy::Array array;
-  std::string error;
-  if (!npy::readFile(path, array, error))
-    fatal(error);
-  bool sameSample = array.shape.size() == slot.shape.size() &&
-                    std::equal(array.shape.begin() + 1, array.shape.end(),
-                               slot.shape.begin() + 1);
-  bool intLabels = labels && isIntDType(slot.dtype) && isIntDType(array.dtype);
-  bool floatTargets =
-      labels && npy::isFloatDType(slot.dtype) && npy::isFloatDType(array.dtype);
-  if (!sameSample ||
-      (array.dtype != slot.dtype && !intLabels && !floatTargets)) {
-    std::string want = samplesType(slot);
-    if (labels)
-      want = (isIntDType(slot.dtype) ? "integer labels " : "float targets ") +
-             want;
-    fatal("'" + path + "' holds " + typeString(array.dtype, array.shape) +
-          " but " + what + " '" + slot.name + "' needs " + want +
-          " (compiled shape " + shapeString(slot.shape) + ")");
-  }
-  DataSet set;
-  set.path = path;
-  set.count = uint64_t(array.shape[0]);
-  set.sampleElements = slot.numElements / uint64_t(slot.shape[0]);
-  set.sampleBytes = set.sampleElements * mlc_dtype_size(slot.dtype);
-  if (array.dtype == slot.dtype) {
-    set.data = std::move(array.data);
-    return set;
-  }
-  // Convert element by element (little-endian: an integer's low bytes are
-  // the narrower integer).
-  uint64_t n = array.numElements();
-  size_t size = mlc_dtype_size(slot.dtype);
-  set.data.resize(n * size);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint8_t *dst = set.data.data() + i * size;
-    if (intLabels) {
-      int64_t v = npy::loadInt(array.dtype, array.data.data(), i);
-      memcpy(dst, &v, size);
-      continue;
-    }
-    double v = npy::loadFloat(array.dtype, array.data.data(), i);
-    if (slot.dtype == MLC_F32) {
-      float f = float(v);
-      memcpy(dst, &f, 4);
-    } else if (slot.dtype == MLC_F64) {
-      memcpy(dst, &v, 8);
-    } else {
-      uint16_t h = slot.dtype == MLC_F16 ? npy::floatToHalf(float(v))
-                                         : npy::floatToBF16(float(v));
-      memcpy(dst, &h, 2);
-    }
-  }
-  return set;
-}
-
-/// Accuracy (integer labels) or mean squared error (float targets) of the
-/// inference entry on a data set, in chunks of the inference batch.
-double evaluate(const mlc_model *model, const DataSet &x, const DataSet &y,
-                const Slot &labelSlot) {
-  std::vector<Slot> inputs = describe(model, true);
-  std::vector<Slot> outputs = describe(model, false);
-  if (inputs.size() != 1)
-    fatal("--eval needs a model whose inference takes one input (this one "
-          "takes " +
-          std::to_string(inputs.size()) + ")");
-  const Slot &in = inputs[0];
-  const Slot &out = outputs[0];
-  if (in.shape.empty() || out.shape.empty() || out.shape[0] != in.shape[0])
-    fatal("--eval needs inference input '" + in.name + "' and output '" +
-          out.name + "' to share their batch dimension (dim 0), but they are " +
-          typeString(in.dtype, in.shape) + " and " +
-          typeString(out.dtype, out.shape));
-  if (!npy::isFloatDType(out.dtype))
-    fatal("--eval needs a float output 0, but '" + out.name + "' is " +
-          typeString(out.dtype, out.shape));
-  uint64_t batch = uint64_t(in.shape[0]);
-  uint64_t inSample = in.sizeBytes / batch;
-  if (inSample != x.sampleBytes)
-    fatal("'" + x.path + "' samples do not fit inference input '" + in.name +
-          "' " + typeString(in.dtype, in.shape));
-  uint64_t outSample = out.numElements / batch;
-  bool classify = isIntDType(labelSlot.dtype);
-  uint64_t classes = out.shape.size() > 1 ? uint64_t(out.shape.back()) : 1;
-  uint64_t perSample = classify ? outSample / classes : outSample;
-  if (perSample != y.sampleElements)
-    fatal("output '" + out.name + "' " + typeString(out.dtype, out.shape) +
-          " gives " + std::to_string(perSample) +
-          (classify ? " predicted labels" : " values") + " per sample, but '" +
-          y.path + "' has " + std::to_string(y.sampleElements));
-
-  Buffer inBuf(in.sizeBytes);
-  std::vector<Buffer> outBufs;
-  std::vector<mlc_tensor> outTensors;
-  for (const Slot &s : outputs) {
-    outBufs.emplace_back(s.sizeBytes);
-    outTensors.push_back(makeTensor(s, outBufs.back().data()));
-  }
-  mlc_tensor inTensor = makeTensor(in, inBuf.data());
-  double total = 0; // correct predictions, or squared errors
-  for (uint64_t first = 0; first < x.count; first += batch) {
-    uint64_t rows = std::min(batch, x.count - first);
-    memcpy(inBuf.data(), x.sample(first), rows * inSample);
-    memset(inBuf.data() + rows * inSample, 0, (batch - rows) * inSample);
-    if (mlc_model_run(model, &inTensor, 1, outTensors.data(),
-                      int32_t(outTensors.size())) != MLC_OK)
-      fatal(std::string("run failed: ") + mlc_last_error());
-    // Padded rows are computed but ignored.
-    for (uint64_t r = 0; r < rows; ++r) {
-      for (uint64_t k = 0; k < perSample; ++k) {
-        uint64_t label = (first + r) * perSample + k;
-        if (classify) {
-          uint64_t base = r * outSample + k * classes, best = 0;
-          double bestValue = -INFINITY;
-          for (uint64_t c = 0; c < classes; ++c) {
-            double v = npy::loadFloat(out.dtype, outBufs[0].data(), base + c);
-            if (v > bestValue) {
-              bestValue = v;
-              best = c;
-            }
-          }
-          total += npy::loadInt(labelSlot.dtype, y.data.data(), label) ==
-                   int64_t(best);
-        } else {
-          double d =
-              npy::loadFloat(out.dtype, outBufs[0].data(), r * outSample + k) -
-              npy::loadFloat(labelSlot.dtype, y.data.data(), label);
-          total += d * d;
-        }
-      }
-    }
-  }
-  return total / double(x.count * perSample);
-}
-
-//===----------------------------------------------------------------------===//
-// Profiling
-//===----------------------------------------------------------------------===//
-
-void enableProfiling(mlc_model *model) {
-  if (mlc_model_set_profiling(model, 1) != MLC_OK)
-    fatal(mlc_last_error());
-}
-
-void printProfile(const mlc_model *model, const Options &opts,
-                  const char *entry, int64_t runs, double wallMsPerRun) {
-  mlc::run::ProfileReport report;
-  report.model = opts.modelPath;
-  report.entry = entry;
-  report.runs = runs;
-  report.threads = mlc_model_num_threads(model);
-  report.wallMsPerRun = wallMsPerRun;
-  std::string error;
-  if (!mlc::run::reportProfile(model, report, opts.profileJson, error))
-    fatal(error);
-}
-
-int runTraining(const Options &opts, mlc_model *model) {
-  std::vector<Slot> slots = describeTrainInputs(model);
-  if (slots.size() != 2)
-    fatal("--train needs a model with two train inputs (data and labels); "
-          "this one has " +
-          std::to_string(slots.size()));
-  const Slot &xs = slots[0], &ys = slots[1];
-  if (xs.shape.empty() || ys.shape.empty() || xs.shape[0] != ys.shape[0])
-    fatal("train inputs '" + xs.name + "' " + typeString(xs.dtype, xs.shape) +
-          " and '" + ys.name + "' " + typeString(ys.dtype, ys.shape) +
-          " do not share a batch dimension (dim 0)");
-  int64_t batch = xs.shape[0];
-  if (opts.batch && opts.batch != batch)
-    fatal("--batch " + std::to_string(opts.batch) +
-          " does not match the model's compiled training batch " +
-          std::to_string(batch) + " (dim 0 of train input '" + xs.name +
-          "'; recompile the model to change it)");
-
-  DataSet x = readSamples(opts.trainX, xs, false, "train input");
-  DataSet y = readSamples(opts.trainY, ys, true, "train input");
-  if (x.count != y.count)
-    fatal("'" + opts.trainX + "' has " + std::to_string(x.count) +
-          " samples but '" + opts.trainY + "' has " + std::to_string(y.count));
-  if (x.count < uint64_t(batch))
-    fatal("'" + opts.trainX + "' has " + std::to_string(x.count) +
-          " samples, fewer than the training batch " + std::to_string(batch));
-  // Read the test set before training so bad files fail fast.
-  DataSet xt, yt;
-  if (!opts.evalX.empty()) {
-    std::vector<Slot> inputs = describe(model, true);
-    if (inputs.size() != 1)
-      fatal("--eval needs a model whose inference takes one input (this one "
-            "takes " +
-            std::to_string(inputs.size()) + ")");
-    xt = readSamples(opts.evalX, xs, false, "train input");
-    yt = readSamples(opts.evalY, ys, true, "train input");
-    if (xt.count != yt.count)
-      fatal("'" + opts.evalX + "' has " + std::to_string(xt.count) +
-            " samples but '" + opts.evalY + "' has " +
-            std::to_string(yt.count));
-  }
-
-  Buffer xb(xs.sizeBytes), yb(ys.sizeBytes);
-  mlc_tensor inputs[2] = {makeTensor(xs, xb.data()), makeTensor(ys, yb.data())};
-  std::vector<uint64_t> order(x.count);
-  for (uint64_t i = 0; i < x.count; ++i)
-    order[i] = i;
-  Random rng{opts.seed};
-  uint64_t steps = x.count / uint64_t(batch);
-  int64_t epochs = opts.epochs ? opts.epochs : 1;
-  double stepMs = 0; // all train steps, for --profile
-  if (opts.profile)
-    enableProfiling(model);
-  for (int64_t epoch = 1; epoch <= epochs; ++epoch) {
-    auto start = std::chrono::steady_clock::now();
-    // Fisher-Yates.
-    for (uint64_t i = x.count - 1; i > 0; --i)
-      std::swap(order[i], order[rng.next() % (i + 1)]);
-    double sum = 0;
-    for (uint64_t s = 0; s < steps; ++s) {
-      for (int64_t r = 0; r < batch; ++r) {
-        uint64_t sample = order[s * uint64_t(batch) + uint64_t(r)];
-        memcpy(xb.data() + r * x.sampleBytes, x.sample(sample), x.sampleBytes);
-        memcpy(yb.data() + r * y.sampleBytes, y.sample(sample), y.sampleBytes);
-      }
-      float loss = 0;
-      auto stepStart = std::chrono::steady_clock::now();
-      if (mlc_model_train_step(model, inputs, 2, &loss) != MLC_OK)
-        fatal(std::string("train step failed: ") + mlc_last_error());
-      stepMs += std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - stepStart)
-                    .count();
-      sum += loss;
-    }
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    printf("epoch %" PRId64 "/%" PRId64 " loss=%.4g time=%.2fs\n", epoch,
-           epochs, sum / double(steps), seconds);
-    fflush(stdout);
-  }
-  if (opts.profile) {
-    // Evaluation below runs inference: not part of the train steps' table.
-    mlc_model_set_profiling(model, 0);
-    int64_t totalSteps = int64_t(steps) * epochs;
-    printProfile(model, opts, "train", totalSteps,
-                 totalSteps ? stepMs / double(totalSteps) : 0);
-  }
-
-  if (!opts.evalX.empty()) {
-    // Accuracy in [0,1] with fixed decimals; an MSE may be tiny.
-    bool classify = isIntDType(ys.dtype);
-    const char *format = classify ? "%s_accuracy=%.4f\n" : "%s_mse=%.6g\n";
-    printf(format, "train", evaluate(model, x, y, ys));
-    printf(format, "test", evaluate(model, xt, yt, ys));
-  }
-  if (!opts.saveWeights.empty() &&
-      mlc_model_save_safetensors(model, opts.saveWeights.c_str(), 0) != MLC_OK)
-    fatal(mlc_last_error());
-  mlc_model_close(model);
-  fflush(stdout);
-  return 0;
 }
 
 } // namespace
@@ -951,35 +313,7 @@ int main(int argc, char **argv) {
   std::vector<Slot> outputSlots = describe(model, false);
 
   if (opts.info) {
-    printf("model: %s\n", opts.modelPath.c_str());
-    printf("device: %s\n", mlc_model_device(model));
-    printf("inputs:\n");
-    for (const Slot &s : inputSlots)
-      printf("  %s: %s\n", s.name.c_str(),
-             typeString(s.dtype, s.shape).c_str());
-    printf("outputs:\n");
-    for (const Slot &s : outputSlots)
-      printf("  %s: %s\n", s.name.c_str(),
-             typeString(s.dtype, s.shape).c_str());
-    printf("workspace_bytes: %" PRIu64 "\n", mlc_model_workspace_size(model));
-    if (mlc_model_is_trainable(model) == 1) {
-      printf("train inputs:\n");
-      for (const Slot &s : describeTrainInputs(model))
-        printf("  %s: %s\n", s.name.c_str(),
-               typeString(s.dtype, s.shape).c_str());
-      printf("variables:\n");
-      static const char *const kKinds[] = {"?", "param", "buffer", "state"};
-      for (int32_t i = 0, e = mlc_model_num_variables(model); i < e; ++i) {
-        mlc_tensor_info info;
-        mlc_variable_kind kind;
-        if (mlc_model_variable_info(model, i, &info, &kind) != MLC_OK)
-          fatal(mlc_last_error());
-        printf("  %s %s: %s\n", kKinds[kind <= 3 ? kind : 0], info.name,
-               typeString(info.dtype, std::vector<int64_t>(
-                                          info.shape, info.shape + info.rank))
-                   .c_str());
-      }
-    }
+    printInfo(opts, model, inputSlots, outputSlots);
     mlc_model_close(model);
     return 0;
   }
@@ -1005,115 +339,5 @@ int main(int argc, char **argv) {
   if (!opts.trainX.empty())
     return runTraining(opts, model);
 
-  // Inputs: files where given, random values elsewhere.
-  std::vector<std::string> inputFiles =
-      bindFiles(opts.inputs, inputSlots, "input", "-i");
-  std::vector<Buffer> inputBuffers;
-  std::vector<mlc_tensor> inputs;
-  for (size_t i = 0; i < inputSlots.size(); ++i) {
-    inputBuffers.emplace_back(inputSlots[i].sizeBytes);
-    if (inputFiles[i].empty()) {
-      fillRandom(inputSlots[i], inputBuffers[i].data(), opts.seed, i);
-    } else {
-      npy::Array array = readFor(inputSlots[i], inputFiles[i], "input");
-      if (!array.data.empty())
-        memcpy(inputBuffers[i].data(), array.data.data(), array.data.size());
-    }
-    inputs.push_back(makeTensor(inputSlots[i], inputBuffers[i].data()));
-  }
-
-  // Load expectations before running so bad files fail fast.
-  std::vector<std::string> expectFiles =
-      bindFiles(opts.expects, outputSlots, "output", "--expect");
-  std::vector<npy::Array> expected(outputSlots.size());
-  for (size_t i = 0; i < outputSlots.size(); ++i)
-    if (!expectFiles[i].empty())
-      expected[i] = readFor(outputSlots[i], expectFiles[i], "output");
-  std::string error;
-  if (!opts.outputDir.empty() &&
-      !tensorio::makeDirectory(opts.outputDir, error))
-    fatal(error);
-
-  // Run, from opts.concurrent threads when asked.
-  int64_t warmup = opts.bench ? opts.warmup : 0;
-  int64_t runs = opts.bench ? opts.bench : 1;
-  std::vector<Worker> workers(size_t(opts.concurrent));
-  for (Worker &w : workers)
-    for (const Slot &s : outputSlots)
-      w.outputs.emplace_back(s.sizeBytes);
-  std::atomic<int64_t> ready{0};
-  if (opts.concurrent == 1) {
-    runWorker(model, inputs, outputSlots, workers[0], warmup, runs, ready, 1,
-              opts.profile ? model : nullptr);
-  } else {
-    std::vector<std::thread> threads;
-    for (Worker &w : workers)
-      threads.emplace_back(runWorker, model, std::cref(inputs),
-                           std::cref(outputSlots), std::ref(w), warmup, runs,
-                           std::ref(ready), opts.concurrent, nullptr);
-    for (std::thread &t : threads)
-      t.join();
-  }
-  for (size_t t = 0; t < workers.size(); ++t)
-    if (!workers[t].error.empty())
-      fatal(opts.concurrent > 1 ? "run failed in thread " + std::to_string(t) +
-                                      ": " + workers[t].error
-                                : "run failed: " + workers[t].error);
-  for (size_t t = 1; t < workers.size(); ++t)
-    for (size_t o = 0; o < outputSlots.size(); ++o)
-      if (memcmp(workers[t].outputs[o].data(), workers[0].outputs[o].data(),
-                 outputSlots[o].sizeBytes) != 0)
-        fatal("output '" + outputSlots[o].name + "' of thread " +
-              std::to_string(t) +
-              " differs from thread 0: the model is not deterministic or "
-              "not thread-safe");
-  const std::vector<Buffer> &results = workers[0].outputs;
-
-  bool ok = true;
-  if (opts.print ||
-      (opts.outputDir.empty() && opts.expects.empty() && opts.bench == 0))
-    for (size_t o = 0; o < outputSlots.size(); ++o)
-      printOutput(outputSlots[o], results[o].data());
-  if (!opts.outputDir.empty())
-    for (size_t o = 0; o < outputSlots.size(); ++o)
-      if (!tensorio::writeTensorFile(
-              tensorio::outputFileName(opts.outputDir, outputSlots[o].name),
-              outputSlots[o].dtype, outputSlots[o].shape, results[o].data(),
-              results[o].size(), error))
-        fatal(error);
-  for (size_t o = 0; o < outputSlots.size(); ++o)
-    if (!expectFiles[o].empty())
-      ok &= compare(outputSlots[o], results[o].data(), expected[o],
-                    expectFiles[o], opts.rtol, opts.atol);
-  if (opts.bench) {
-    std::vector<double> times;
-    for (const Worker &w : workers)
-      times.insert(times.end(), w.timesMs.begin(), w.timesMs.end());
-    if (opts.benchTimes) {
-      printf("times_ms=");
-      for (size_t i = 0; i < times.size(); ++i)
-        printf("%s%.6f", i ? "," : "", times[i]);
-      printf("\n");
-    }
-    std::sort(times.begin(), times.end());
-    size_t n = times.size();
-    double median =
-        n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    printf("runs=%zu concurrent=%" PRId64 " threads=%d warmup=%" PRId64 "\n", n,
-           opts.concurrent, int(mlc_model_num_threads(model)), warmup);
-    printf("median_ms=%.6f min_ms=%.6f\n", median, times.front());
-    if (opts.profile) {
-      mlc_model_set_profiling(model, 0);
-      double sum = 0;
-      for (double t : times)
-        sum += t;
-      printProfile(model, opts, "run", int64_t(n), sum / double(n));
-    }
-  }
-  if (!opts.saveWeights.empty() &&
-      mlc_model_save_safetensors(model, opts.saveWeights.c_str(), 0) != MLC_OK)
-    fatal(mlc_last_error());
-  mlc_model_close(model);
-  fflush(stdout);
-  return ok ? 0 : 1;
+  return runInference(opts, model, inputSlots, outputSlots);
 }
