@@ -11,8 +11,8 @@
 #include "Progress.h"
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"

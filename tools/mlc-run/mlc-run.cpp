@@ -9,7 +9,7 @@
 
 #include "Npy.h"
 #include "Profile.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 #include "mlc/runtime.h"
 
 #include <algorithm>

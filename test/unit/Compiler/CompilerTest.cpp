@@ -6,7 +6,7 @@
 #include "Support/DiagCollector.h"
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Target/ModelEmitter.h"
 #include "mlc/Transforms/Autodiff.h"

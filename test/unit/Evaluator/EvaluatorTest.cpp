@@ -13,7 +13,7 @@
 #include "Npy.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Pipelines/Pipelines.h"
 #include "mlc/Transforms/Passes.h"
 

@@ -1,6 +1,6 @@
 //===- ImportONNX.h - ONNX model -> graph dialect ---------------*- C++ -*-===//
-#ifndef MLC_FRONTEND_IMPORTONNX_H
-#define MLC_FRONTEND_IMPORTONNX_H
+#ifndef MLC_FRONTEND_ONNX_IMPORTONNX_H
+#define MLC_FRONTEND_ONNX_IMPORTONNX_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -41,4 +41,4 @@ bool parseShapeSpec(llvm::StringRef text, std::vector<int64_t> &shape);
 
 } // namespace mlc::frontend
 
-#endif // MLC_FRONTEND_IMPORTONNX_H
+#endif // MLC_FRONTEND_ONNX_IMPORTONNX_H

@@ -8,14 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 #include "ONNXImporter.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/Common/WeightAttr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"

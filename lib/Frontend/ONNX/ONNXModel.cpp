@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include "onnx/onnx_pb.h"
 

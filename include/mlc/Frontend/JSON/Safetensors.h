@@ -6,8 +6,8 @@
 // messages that name the file; nothing throws.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MLC_FRONTEND_SAFETENSORS_H
-#define MLC_FRONTEND_SAFETENSORS_H
+#ifndef MLC_FRONTEND_JSON_SAFETENSORS_H
+#define MLC_FRONTEND_JSON_SAFETENSORS_H
 
 #include <cstdint>
 #include <map>
@@ -55,4 +55,4 @@ private:
 
 } // namespace mlc::frontend
 
-#endif // MLC_FRONTEND_SAFETENSORS_H
+#endif // MLC_FRONTEND_JSON_SAFETENSORS_H

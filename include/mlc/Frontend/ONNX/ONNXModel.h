@@ -1,15 +1,15 @@
 //===- ONNXModel.h - ONNX ModelProto as plain C++ data ----------*- C++ -*-===//
 //
-// The ONNX protobuf is read in one place (lib/Frontend/ONNXModel.cpp, built
-// with RTTI and exceptions like protobuf wants) and turned into these plain
-// structs, checked for what does not need operator knowledge: tensor data
+// The ONNX protobuf is read in one place (lib/Frontend/ONNX/ONNXModel.cpp,
+// built with RTTI and exceptions like protobuf wants) and turned into these
+// plain structs, checked for what does not need operator knowledge: tensor data
 // sizes, external data, dims, value names. The MLIR importer
 // (ImportONNX.cpp) and mlc-run's .pb reader use only this header, so
 // neither needs protobuf headers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MLC_FRONTEND_ONNXMODEL_H
-#define MLC_FRONTEND_ONNXMODEL_H
+#ifndef MLC_FRONTEND_ONNX_ONNXMODEL_H
+#define MLC_FRONTEND_ONNX_ONNXMODEL_H
 
 #include <cstdint>
 #include <map>
@@ -118,4 +118,4 @@ bool loadTensorFile(const std::string &path, Tensor &tensor,
 
 } // namespace mlc::onnx
 
-#endif // MLC_FRONTEND_ONNXMODEL_H
+#endif // MLC_FRONTEND_ONNX_ONNXMODEL_H

@@ -1,6 +1,7 @@
-//===- JSONUtil.h - helpers shared by the JSON-reading frontends -*- C++ -*-===//
-#ifndef MLC_LIB_FRONTEND_JSONUTIL_H
-#define MLC_LIB_FRONTEND_JSONUTIL_H
+//===- JSONUtil.h - helpers shared by the JSON-reading frontends -*- C++
+//-*-===//
+#ifndef MLC_LIB_FRONTEND_JSON_JSONUTIL_H
+#define MLC_LIB_FRONTEND_JSON_JSONUTIL_H
 
 #include <cstddef>
 #include <exception>

@@ -8,8 +8,8 @@
 // This file has no MLIR dependency so it can be unit tested on its own.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MLC_FRONTEND_MODELSPEC_H
-#define MLC_FRONTEND_MODELSPEC_H
+#ifndef MLC_FRONTEND_JSON_MODELSPEC_H
+#define MLC_FRONTEND_JSON_MODELSPEC_H
 
 #include <cstdint>
 #include <map>
@@ -102,8 +102,7 @@ struct ModelSpec {
 };
 
 /// Parses and validates `path`. On failure returns false and fills `diag`.
-bool parseModelJSON(const std::string &path, ModelSpec &spec,
-                    Diagnostic &diag);
+bool parseModelJSON(const std::string &path, ModelSpec &spec, Diagnostic &diag);
 /// Same, from text in memory; `sourcePath` is used for messages and to
 /// resolve `weights_file` relative to its directory.
 bool parseModelJSONText(const std::string &text, const std::string &sourcePath,
@@ -121,4 +120,4 @@ std::vector<std::string> knownOps();
 
 } // namespace mlc::frontend
 
-#endif // MLC_FRONTEND_MODELSPEC_H
+#endif // MLC_FRONTEND_JSON_MODELSPEC_H

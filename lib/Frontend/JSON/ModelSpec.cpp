@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Frontend/ModelSpec.h"
+#include "mlc/Frontend/JSON/ModelSpec.h"
 #include "JSONUtil.h"
-#include "mlc/Frontend/Safetensors.h"
+#include "mlc/Frontend/JSON/Safetensors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -981,8 +981,8 @@ void Parser::parseTraining(const Json &v, const std::string &path) {
   checkKeys(v, path,
             {"batch_size", "loss", "optimizer", "init", "trainable",
              "batch_norm_momentum"});
-  t.batchSize = expectInt(require(v, path, "batch_size"),
-                          member(path, "batch_size"));
+  t.batchSize =
+      expectInt(require(v, path, "batch_size"), member(path, "batch_size"));
   if (t.batchSize < 1 || t.batchSize >= kMaxDim)
     fail(member(path, "batch_size"), "batch_size must be in [1, 2^31)");
 
@@ -1043,14 +1043,13 @@ void Parser::parseTraining(const Json &v, const std::string &path) {
     std::string initPath = member(path, "init");
     expectObject(*init, initPath);
     checkKeys(*init, initPath, {"method", "seed"});
-    const std::string &method = expectString(
-        require(*init, initPath, "method"), member(initPath, "method"));
+    const std::string &method = expectString(require(*init, initPath, "method"),
+                                             member(initPath, "method"));
     if (method == "random")
       t.randomInit = true;
     else if (method != "weights")
-      fail(member(initPath, "method"),
-           "unknown init method " + quote(method) +
-               " (expected weights or random)");
+      fail(member(initPath, "method"), "unknown init method " + quote(method) +
+                                           " (expected weights or random)");
     if (const Json *seed = optional(*init, "seed")) {
       if (!t.randomInit)
         fail(member(initPath, "seed"), "seed applies to method random only");

@@ -7,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Frontend/Common/WeightAttr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -25,27 +25,6 @@ namespace mlc::frontend {
 Location jsonLocation(MLIRContext *ctx, StringRef file, StringRef path) {
   return NameLoc::get(StringAttr::get(ctx, path),
                       FileLineColLoc::get(ctx, file, 0, 0));
-}
-
-ElementsAttr makeWeightAttr(RankedTensorType type, ArrayRef<char> bytes,
-                           StringRef name) {
-  if (type.getElementType().isInteger(1)) {
-    // i1 blobs have no agreed byte layout; bool weights are tiny in practice.
-    SmallVector<bool> bits;
-    for (char c : bytes)
-      bits.push_back(c != 0);
-    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
-  }
-  // Small constants stay plain dense attributes (readable, foldable).
-  if (type.getNumElements() <= graph::kMaxDenseAttrElements)
-    return DenseElementsAttr::getFromRawBuffer(type, bytes);
-  std::string blob;
-  for (char c : name)
-    blob += (isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
-  if (blob.empty() || isdigit(static_cast<unsigned char>(blob[0])))
-    blob = "w_" + blob;
-  return DenseResourceElementsAttr::get(
-      type, blob, HeapAsmResourceBlob::allocateAndCopyInferAlign(bytes));
 }
 
 namespace {
@@ -68,8 +47,7 @@ class Importer {
 public:
   Importer(MLIRContext *ctx, const ModelSpec &spec,
            ArrayRef<std::string> weightArguments)
-      : ctx(ctx), spec(spec), weightArguments(weightArguments),
-        builder(ctx) {}
+      : ctx(ctx), spec(spec), weightArguments(weightArguments), builder(ctx) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -429,8 +407,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   // Weights passed as arguments come first, then the model inputs.
   SmallVector<const TensorDecl *> args;
   for (const std::string &name : weightArguments) {
-    auto it = llvm::find_if(spec.weights,
-                            [&](const WeightDecl &w) { return w.name == name; });
+    auto it = llvm::find_if(
+        spec.weights, [&](const WeightDecl &w) { return w.name == name; });
     if (it == spec.weights.end()) {
       emitError(fileLoc) << "no weight named '" << name << "'";
       return nullptr;

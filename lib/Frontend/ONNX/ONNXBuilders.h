@@ -5,12 +5,12 @@
 // scalar arithmetic, axis handling. Failures are reported at the node.
 //
 //===----------------------------------------------------------------------===//
-#ifndef MLC_LIB_FRONTEND_ONNXBUILDERS_H
-#define MLC_LIB_FRONTEND_ONNXBUILDERS_H
+#ifndef MLC_LIB_FRONTEND_ONNX_ONNXBUILDERS_H
+#define MLC_LIB_FRONTEND_ONNX_ONNXBUILDERS_H
 
 #include "ONNXImporter.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/Common/WeightAttr.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -75,4 +75,4 @@ mlir::LogicalResult out(N &n, FailureOr<Value> v);
 
 } // namespace mlc::frontend
 
-#endif // MLC_LIB_FRONTEND_ONNXBUILDERS_H
+#endif // MLC_LIB_FRONTEND_ONNX_ONNXBUILDERS_H

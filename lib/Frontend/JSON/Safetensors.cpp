@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlc/Frontend/Safetensors.h"
+#include "mlc/Frontend/JSON/Safetensors.h"
 #include "JSONUtil.h"
 
 #include <nlohmann/json.hpp>

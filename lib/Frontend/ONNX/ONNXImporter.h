@@ -7,11 +7,11 @@
 // Shape -> Gather -> Concat -> Reshape chains resolve at import time).
 //
 //===----------------------------------------------------------------------===//
-#ifndef MLC_LIB_FRONTEND_ONNXIMPORTER_H
-#define MLC_LIB_FRONTEND_ONNXIMPORTER_H
+#ifndef MLC_LIB_FRONTEND_ONNX_ONNXIMPORTER_H
+#define MLC_LIB_FRONTEND_ONNX_ONNXIMPORTER_H
 
 #include "mlc/Dialect/Graph/Evaluator.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -167,4 +167,4 @@ private:
 
 } // namespace mlc::frontend
 
-#endif // MLC_LIB_FRONTEND_ONNXIMPORTER_H
+#endif // MLC_LIB_FRONTEND_ONNX_ONNXIMPORTER_H

@@ -1,8 +1,8 @@
 //===- ImportModel.h - model.json -> graph dialect --------------*- C++ -*-===//
-#ifndef MLC_FRONTEND_IMPORTMODEL_H
-#define MLC_FRONTEND_IMPORTMODEL_H
+#ifndef MLC_FRONTEND_JSON_IMPORTMODEL_H
+#define MLC_FRONTEND_JSON_IMPORTMODEL_H
 
-#include "mlc/Frontend/ModelSpec.h"
+#include "mlc/Frontend/JSON/ModelSpec.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Location.h"
@@ -14,13 +14,6 @@ namespace mlc::frontend {
 /// Diagnostics at such locations print as "<file>: <path>: error: ...".
 mlir::Location jsonLocation(mlir::MLIRContext *ctx, llvm::StringRef file,
                             llvm::StringRef path);
-
-/// The attribute for a weight of `type` from its raw little-endian bytes
-/// (bools one byte each): a dense attribute when small or bool, else a
-/// dense_resource blob named after `name`. Shared by the frontends.
-mlir::ElementsAttr makeWeightAttr(mlir::RankedTensorType type,
-                                  llvm::ArrayRef<char> bytes,
-                                  llvm::StringRef name);
 
 /// Builds a module with one function @main (inputs and outputs named by
 /// `mlc.name` attributes) from a parsed model. Reports problems as

@@ -14,7 +14,8 @@
 
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Dialect/Graph/VJPUtils.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/Common/WeightAttr.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Transforms/Autodiff.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,8 +24,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cmath>
-#include <numeric>
 #include <cstring>
+#include <numeric>
 
 using namespace mlir;
 using mlc::graph::GraphBuilder;
@@ -36,8 +37,9 @@ namespace {
 enum class VarKind { Param, Buffer, State };
 
 const char *kindName(VarKind k) {
-  return k == VarKind::Param ? "param" : k == VarKind::Buffer ? "buffer"
-                                                               : "state";
+  return k == VarKind::Param    ? "param"
+         : k == VarKind::Buffer ? "buffer"
+                                : "state";
 }
 
 /// Deterministic, platform-independent numbers for seeded initialization
@@ -60,9 +62,9 @@ private:
 
 /// How a weight is used by the graph, which decides its random init.
 struct WeightUse {
-  bool batchNormStat = false;  ///< mean/variance operand of batch_norm
+  bool batchNormStat = false; ///< mean/variance operand of batch_norm
   bool batchNormVariance = false;
-  bool normScale = false;      ///< scale of batch_norm/layer_norm
+  bool normScale = false; ///< scale of batch_norm/layer_norm
   bool matmulRhs = false;
   bool convFilter = false;
 };
@@ -153,7 +155,6 @@ LogicalResult TrainingImporter::classifyWeights() {
   return success();
 }
 
-
 std::vector<char> TrainingImporter::initialValue(const WeightDecl &w) {
   if (!t.randomInit)
     return w.data;
@@ -191,7 +192,8 @@ func::FuncOp TrainingImporter::buildInit(OpBuilder &b) {
   SmallVector<Type> types;
   for (const Variable &v : vars)
     types.push_back(v.type);
-  auto func = func::FuncOp::create(b, loc, "init", b.getFunctionType({}, types));
+  auto func =
+      func::FuncOp::create(b, loc, "init", b.getFunctionType({}, types));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(func.addEntryBlock());
   SmallVector<Value> values;
@@ -244,9 +246,9 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
       return failure();
     }
     OpBuilder nb(op);
-    auto train = graph::BatchNormTrainOp::create(
-        nb, op.getLoc(), op.getInput(), op.getScale(), op.getBias(),
-        op.getEpsilon());
+    auto train = graph::BatchNormTrainOp::create(nb, op.getLoc(), op.getInput(),
+                                                 op.getScale(), op.getBias(),
+                                                 op.getEpsilon());
     op.getResult().replaceAllUsesWith(train.getResult());
     op.erase();
     // Running averages as torch: the variance average is unbiased.
@@ -282,19 +284,20 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   if (sce && predType.getRank() != 2) {
     error("training.loss.output")
         << "softmax_cross_entropy needs logits of rank 2 [batch, classes], "
-           "got " << predType;
+           "got "
+        << predType;
     return failure();
   }
   RankedTensorType labelsType =
       sce ? RankedTensorType::get({predType.getDimSize(0)}, b.getI64Type())
           : predType;
-  if (failed(func.insertArgument(func.getNumArguments(), labelsType, {},
-                                 lossLoc)))
+  if (failed(
+          func.insertArgument(func.getNumArguments(), labelsType, {}, lossLoc)))
     return failure();
   BlockArgument labels = func.getArgument(func.getNumArguments() - 1);
-  Value loss = sce ? Value(graph::SoftmaxCrossEntropyOp::create(ib, prediction,
-                                                                labels))
-                   : Value(graph::MSELossOp::create(ib, prediction, labels));
+  Value loss =
+      sce ? Value(graph::SoftmaxCrossEntropyOp::create(ib, prediction, labels))
+          : Value(graph::MSELossOp::create(ib, prediction, labels));
 
   // Reverse pass, seeded with dloss = 1.
   SmallVector<Value> params, grads;
@@ -336,8 +339,7 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
       newParams.push_back(update.getNewParam());
       newState.append({update.getNewM(), update.getNewV()});
     } else {
-      Value velocity =
-          momentum ? addState(name + ".velocity", type) : Value();
+      Value velocity = momentum ? addState(name + ".velocity", type) : Value();
       auto update = graph::SGDUpdateOp::create(
           ib, param, grads[i], velocity, b.getF64FloatAttr(t.lr),
           b.getF64FloatAttr(t.momentum), b.getF64FloatAttr(t.weightDecay),
@@ -362,8 +364,8 @@ LogicalResult TrainingImporter::buildTrainStep(func::FuncOp func) {
   results.append(newState);
   func::ReturnOp::create(b, ret.getLoc(), results);
   ret.erase();
-  func.setFunctionType(FunctionType::get(
-      ctx, body.getArgumentTypes(), ValueRange(results).getTypes()));
+  func.setFunctionType(FunctionType::get(ctx, body.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
   // The results are new: drop the forward outputs' attributes.
   func.removeResAttrsAttr();
 
