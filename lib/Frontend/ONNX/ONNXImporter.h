@@ -46,6 +46,9 @@ llvm::ArrayRef<OpConverter> getONNXConverters();
 /// graph tensors cannot hold (unsigned integers, strings, complex).
 mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t onnxType);
 
+/// "[1, 3, 224, 224]", for messages.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
 /// Highest ai.onnx opset the importer handles.
 constexpr int64_t kMaxONNXOpset = 17;
 

@@ -1,9 +1,8 @@
-//===- ONNXNN.cpp - ONNX converters: NN
-//-------------------------------------===//
+//===- ONNXNN.cpp - ONNX converters: contractions and pooling -------------===//
 //
-// The converters for contractions, windows, normalization, reductions and
-// losses, and their rows of the converter table (getONNXConverters,
-// docs/supported-ops.md).
+// The converters for contractions (MatMul, Gemm, Einsum, Conv,
+// ConvTranspose) and pooling, and their rows of the converter table
+// (getONNXConverters, docs/supported-ops.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +67,90 @@ LogicalResult convertGemm(N &n) {
     return out(n, y);
   MLC_TRY(c, scale(n, n.input(2), beta));
   return out(n, binary(n, "add", y, c));
+}
+
+/// Einsum as one broadcast product and a sum over the contracted letters:
+/// each operand is transposed into a global letter order (output letters
+/// first) and given unit dims for the letters it lacks.
+LogicalResult convertEinsum(N &n) {
+  MLC_TRY(eq, n.getString("equation"));
+  std::string e;
+  for (char c : eq)
+    if (c != ' ')
+      e += c;
+  if (e.find("...") != std::string::npos)
+    return n.unsupported("ellipsis in equation '" + eq + "'");
+  size_t arrow = e.find("->");
+  std::string lhs = e.substr(0, arrow);
+  SmallVector<StringRef> terms;
+  StringRef(lhs).split(terms, ',');
+  if (terms.size() != n.numInputs())
+    return n.error() << "equation '" << eq << "' has " << terms.size()
+                     << " operands but the node has " << n.numInputs(),
+           failure();
+  std::string outTerm;
+  if (arrow != std::string::npos) {
+    outTerm = e.substr(arrow + 2);
+  } else {
+    // Implicit output: letters used once, alphabetically.
+    std::map<char, int> count;
+    for (char c : lhs)
+      if (c != ',')
+        ++count[c];
+    for (auto [c, k] : count)
+      if (k == 1)
+        outTerm += c;
+  }
+  std::string order = outTerm;
+  for (char c : lhs)
+    if (c != ',' && order.find(c) == std::string::npos)
+      order += c;
+  std::map<char, int64_t> sizes;
+  Value product;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    Value x = n.input(i);
+    ArrayRef<int64_t> shape = N::shapeOf(x);
+    if (term.size() != shape.size())
+      return n.error() << "operand " << i << " has rank " << shape.size()
+                       << " but '" << term << "' names " << term.size()
+                       << " dims",
+             failure();
+    SmallVector<int64_t> perm, full;
+    for (char c : order) {
+      size_t pos = term.find(c);
+      if (pos == StringRef::npos) {
+        full.push_back(1);
+        continue;
+      }
+      if (term.find(c, pos + 1) != StringRef::npos)
+        return n.unsupported("repeated index '" + std::string(1, c) +
+                             "' (diagonals)");
+      auto [it, inserted] = sizes.insert({c, shape[pos]});
+      if (!inserted && it->second != shape[pos])
+        return n.error() << "index '" << c << "' has sizes " << it->second
+                         << " and " << shape[pos],
+               failure();
+      perm.push_back(pos);
+      full.push_back(shape[pos]);
+    }
+    MLC_TRY(t, transpose(n, x, perm));
+    MLC_TRY(r, reshape(n, t, full));
+    if (!product) {
+      product = r;
+      continue;
+    }
+    MLC_TRY(p, binary(n, "mul", product, r));
+    product = p;
+  }
+  for (char c : outTerm)
+    if (!sizes.count(c))
+      return n.error() << "output index '" << c << "' is not an input index",
+             failure();
+  if (order.size() == outTerm.size())
+    return out(n, reshape(n, product, N::shapeOf(product)));
+  return out(n, reduce(n, "reduce_sum", product,
+                       iota(order.size() - outTerm.size(), outTerm.size()),
+                       false));
 }
 
 /// Explicit begin/end pads for one spatial axis under ONNX auto_pad.
@@ -296,7 +379,7 @@ LogicalResult convertConvTranspose(N &n) {
 }
 
 //===----------------------------------------------------------------------===//
-// Pooling and normalization
+// Pooling
 //===----------------------------------------------------------------------===//
 
 LogicalResult convertPool(N &n, bool isMax) {
@@ -373,419 +456,13 @@ LogicalResult convertGlobalAveragePool(N &n) {
 }
 LogicalResult convertGlobalMaxPool(N &n) { return convertGlobalPool(n, true); }
 
-/// [C] -> [1, C, 1, ...] for broadcasting against NC... tensors.
-FailureOr<Value> channelVector(N &n, Value v, int64_t rank) {
-  SmallVector<int64_t> shape(rank, 1);
-  shape[1] = N::shapeOf(v)[0];
-  return reshape(n, v, shape);
-}
-
-/// Training-mode batch normalization (opset >= 14): batch statistics
-/// normalize, and the running statistics are updated with `momentum`.
-LogicalResult batchNormTraining(N &n, float eps) {
-  MLC_TRY(momentum, n.getFloat("momentum", 0.9f));
-  Value x = n.input(0);
-  int64_t rank = N::rankOf(x);
-  SmallVector<int64_t> axes = {0};
-  for (int64_t i = 2; i < rank; ++i)
-    axes.push_back(i);
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  MLC_TRY(sq, binary(n, "mul", dx, dx));
-  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
-  MLC_TRY(ve, addScalar(n, var, eps));
-  MLC_TRY(inv, unary(n, "rsqrt", ve));
-  MLC_TRY(norm, binary(n, "mul", dx, inv));
-  MLC_TRY(sc, channelVector(n, n.input(1), rank));
-  MLC_TRY(bi, channelVector(n, n.input(2), rank));
-  MLC_TRY(ys, binary(n, "mul", norm, sc));
-  MLC_TRY(y, binary(n, "add", ys, bi));
-  n.setOutput(0, y);
-  // running = input * momentum + batch * (1 - momentum), per channel.
-  int64_t c = N::shapeOf(x)[1];
-  for (unsigned i = 1; i <= 2; ++i) {
-    if (!n.wantsOutput(i))
-      continue;
-    MLC_TRY(batch, reshape(n, i == 1 ? mean : var, {c}));
-    MLC_TRY(old, scale(n, n.input(2 + i), momentum));
-    MLC_TRY(cur, scale(n, batch, 1.0 - momentum));
-    MLC_TRY(upd, binary(n, "add", old, cur));
-    n.setOutput(i, upd);
-  }
-  return success();
-}
-
-LogicalResult convertBatchNorm(N &n) {
-  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
-  MLC_TRY(training, n.getInt("training_mode", 0));
-  MLC_TRY(spatial, n.getInt("spatial", 1));
-  if (!spatial)
-    return n.unsupported("spatial=0");
-  if (training) {
-    if (n.opset < 14)
-      return n.unsupported("training mode before opset 14");
-    return batchNormTraining(n, eps);
-  }
-  bool extraOutputs =
-      llvm::any_of(llvm::seq<unsigned>(1, std::max(1u, n.numOutputs())),
-                   [&](unsigned i) { return n.wantsOutput(i); });
-  if (extraOutputs)
-    return n.unsupported(n.opset < 14 ? "training outputs (batch statistics)"
-                                      : "running statistics outputs without "
-                                        "training_mode");
-  return out(
-      n, n.emit("batch_norm",
-                {n.input(0), n.input(1), n.input(2), n.input(3), n.input(4)},
-                {n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
-}
-
-/// (x - mean) * rsqrt(var + eps) over `axes`, keepdims statistics.
-struct Normalized {
-  Value y, mean, invStd;
-};
-FailureOr<Normalized> normalize(N &n, Value x, ArrayRef<int64_t> axes,
-                                double eps) {
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  MLC_TRY(sq, binary(n, "mul", dx, dx));
-  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
-  MLC_TRY(ve, addScalar(n, var, eps));
-  MLC_TRY(inv, unary(n, "rsqrt", ve));
-  MLC_TRY(y, binary(n, "mul", dx, inv));
-  return Normalized{y, mean, inv};
-}
-
-LogicalResult convertInstanceNorm(N &n) {
-  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
-  Value x = n.input(0);
-  int64_t rank = N::rankOf(x);
-  if (rank < 3)
-    return n.error() << "input must have spatial dimensions", failure();
-  MLC_TRY(norm, normalize(n, x, iota(rank - 2, 2), eps));
-  MLC_TRY(s, channelVector(n, n.input(1), rank));
-  MLC_TRY(bv, channelVector(n, n.input(2), rank));
-  MLC_TRY(ys, binary(n, "mul", norm.y, s));
-  return out(n, binary(n, "add", ys, bv));
-}
-
-LogicalResult convertLayerNorm(N &n) {
-  MLC_TRY(axisAttr, n.getInt("axis", -1));
-  MLC_TRY(eps, n.getFloat("epsilon", 1e-5f));
-  MLC_TRY(stash, n.getInt("stash_type", 1));
-  (void)stash; // statistics are computed in the input type (float32)
-  Value x = n.input(0), scaleV = n.input(1), bias = n.input(2);
-  int64_t rank = N::rankOf(x);
-  MLC_TRY(axis, n.normalizeAxis(axisAttr, rank));
-  ArrayRef<int64_t> normShape = N::shapeOf(x).drop_front(axis);
-  bool onlyY = !n.wantsOutput(1) && !n.wantsOutput(2);
-  if (onlyY && N::shapeOf(scaleV) == normShape &&
-      (!bias || N::shapeOf(bias) == normShape)) {
-    Value b = bias ? bias
-                   : n.constant(cast<RankedTensorType>(scaleV.getType()),
-                                SmallVector<double>(product(normShape), 0));
-    return out(n, n.emit("layer_norm", {x, scaleV, b},
-                         {n.i64Attr("axis", axis),
-                          n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
-  }
-  MLC_TRY(norm, normalize(n, x, iota(rank - axis, axis), eps));
-  MLC_TRY(ys, binary(n, "mul", norm.y, scaleV));
-  Value y = ys;
-  if (bias) {
-    MLC_TRY(yb, binary(n, "add", y, bias));
-    y = yb;
-  }
-  n.setOutput(0, y);
-  if (n.wantsOutput(1))
-    n.setOutput(1, norm.mean);
-  if (n.wantsOutput(2))
-    n.setOutput(2, norm.invStd);
-  return success();
-}
-
-LogicalResult convertMVN(N &n) {
-  MLC_TRY(axesAttr, n.getInts("axes", SmallVector<int64_t>{0, 2, 3}));
-  Value x = n.input(0);
-  MLC_TRY(axes, normalizeAxes(n, axesAttr, N::rankOf(x)));
-  // ONNX's function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(mean2, binary(n, "mul", mean, mean));
-  MLC_TRY(sq, binary(n, "mul", x, x));
-  MLC_TRY(msq, reduce(n, "reduce_mean", sq, axes, true));
-  MLC_TRY(var, binary(n, "sub", msq, mean2));
-  MLC_TRY(sd, unary(n, "sqrt", var));
-  MLC_TRY(sde, addScalar(n, sd, 1e-9));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  return out(n, binary(n, "div", dx, sde));
-}
-
-LogicalResult convertLRN(N &n) {
-  MLC_TRY(alpha, n.getFloat("alpha", 1e-4f));
-  MLC_TRY(beta, n.getFloat("beta", 0.75f));
-  MLC_TRY(bias, n.getFloat("bias", 1.0f));
-  MLC_TRY(size, n.getInt("size"));
-  Value x = n.input(0);
-  SmallVector<int64_t> shape(N::shapeOf(x));
-  if (shape.size() < 3)
-    return n.error() << "input must be N x C x ...", failure();
-  // Sum of squares over a channel window = size * avg-pool (padding
-  // included) of x^2 viewed as [N, 1, C, rest].
-  MLC_TRY(sq, binary(n, "mul", x, x));
-  int64_t rest = product(ArrayRef<int64_t>(shape).drop_front(2));
-  MLC_TRY(v, reshape(n, sq, {shape[0], 1, shape[1], rest}));
-  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
-  MLC_TRY(avg, n.emit("avgpool2d", {v},
-                      {n.arrayAttr("kernel", {size, 1}),
-                       n.arrayAttr("strides", {1, 1}),
-                       n.arrayAttr("pads", {lo, 0, hi, 0}),
-                       n.boolAttr("count_include_pad", true)}));
-  MLC_TRY(sum, reshape(n, avg, shape));
-  // bias + alpha / size * sum = bias + alpha * avg
-  MLC_TRY(scaled, scale(n, sum, alpha));
-  MLC_TRY(base, addScalar(n, scaled, bias));
-  MLC_TRY(den, binary(n, "pow", base, n.scalarLike(x, beta)));
-  return out(n, binary(n, "div", x, den));
-}
-
-/// Softmax-like ops: opset >= 13 along one axis; before, on the input
-/// flattened to 2-D at `axis` (default 1).
-LogicalResult convertSoftmaxLike(N &n, StringRef op) {
-  Value x = n.input(0);
-  int64_t rank = N::rankOf(x);
-  MLC_TRY(axisAttr, n.getInt("axis", n.opset >= 13 ? -1 : 1));
-  MLC_TRY(axis, n.normalizeAxis(axisAttr, rank));
-  auto apply = [&](Value v, int64_t ax) -> FailureOr<Value> {
-    if (op != "hardmax")
-      return n.emit(op, {v}, {n.i64Attr("axis", ax)});
-    // One-hot of the first maximum along ax.
-    MLC_TRY(am, n.emit("argmax", {v},
-                       {n.i64Attr("axis", ax), n.boolAttr("keepdims", true),
-                        n.boolAttr("select_last_index", false)}));
-    int64_t len = N::shapeOf(v)[ax];
-    SmallVector<int64_t> ishape(N::rankOf(v), 1);
-    ishape[ax] = len;
-    Value idx = n.i64Constant(iota(len), ishape);
-    MLC_TRY(eq, compare(n, "eq", am, idx));
-    return castTo(n, eq, N::elementTypeOf(v));
-  };
-  if (n.opset >= 13)
-    return out(n, apply(x, axis));
-  ArrayRef<int64_t> s = N::shapeOf(x);
-  MLC_TRY(flat,
-          reshape(n, x,
-                  {product(s.take_front(axis)), product(s.drop_front(axis))}));
-  MLC_TRY(y, apply(flat, 1));
-  return out(n, reshape(n, y, s));
-}
-LogicalResult convertSoftmax(N &n) { return convertSoftmaxLike(n, "softmax"); }
-LogicalResult convertLogSoftmax(N &n) {
-  return convertSoftmaxLike(n, "log_softmax");
-}
-LogicalResult convertHardmax(N &n) { return convertSoftmaxLike(n, "hardmax"); }
-
-//===----------------------------------------------------------------------===//
-// Reductions
-//===----------------------------------------------------------------------===//
-
-enum class ReduceKind {
-  Sum,
-  Mean,
-  Max,
-  Min,
-  Prod,
-  L1,
-  L2,
-  LogSum,
-  LogSumExp,
-  SumSquare
-};
-
-LogicalResult convertReduce(N &n, ReduceKind kind) {
-  Value x = n.input(0);
-  int64_t rank = N::rankOf(x);
-  MLC_TRY(keep, n.getInt("keepdims", 1));
-  SmallVector<int64_t> axes;
-  bool axesFromInput = kind == ReduceKind::Sum && n.opset >= 13;
-  if (axesFromInput) {
-    MLC_TRY(noop, n.getInt("noop_with_empty_axes", 0));
-    if (n.hasInput(1)) {
-      MLC_TRY(a, n.constantInts(1, "axes"));
-      axes = a;
-    }
-    if (axes.empty() && noop) {
-      n.setOutput(0, x);
-      return success();
-    }
-  } else {
-    MLC_TRY(a, n.getInts("axes", SmallVector<int64_t>()));
-    axes = a;
-  }
-  if (axes.empty())
-    axes = iota(rank);
-  MLC_TRY(norm, normalizeAxes(n, axes, rank));
-  Value v = x;
-  switch (kind) {
-  case ReduceKind::L1: {
-    MLC_TRY(a, unary(n, "abs", x));
-    v = a;
-    break;
-  }
-  case ReduceKind::L2:
-  case ReduceKind::SumSquare: {
-    MLC_TRY(a, binary(n, "mul", x, x));
-    v = a;
-    break;
-  }
-  case ReduceKind::LogSumExp: {
-    MLC_TRY(a, unary(n, "exp", x));
-    v = a;
-    break;
-  }
-  default:
-    break;
-  }
-  StringRef op = kind == ReduceKind::Mean   ? "reduce_mean"
-                 : kind == ReduceKind::Max  ? "reduce_max"
-                 : kind == ReduceKind::Min  ? "reduce_min"
-                 : kind == ReduceKind::Prod ? "reduce_prod"
-                                            : "reduce_sum";
-  MLC_TRY(r, reduce(n, op, v, norm, keep != 0));
-  if (kind == ReduceKind::L2)
-    return out(n, unary(n, "sqrt", r));
-  if (kind == ReduceKind::LogSum || kind == ReduceKind::LogSumExp)
-    return out(n, unary(n, "log", r));
-  return out(n, r);
-}
-
-#define MLC_REDUCE(Name, Kind)                                                 \
-  LogicalResult convert##Name(N &n) { return convertReduce(n, Kind); }
-MLC_REDUCE(ReduceSum, ReduceKind::Sum)
-MLC_REDUCE(ReduceMean, ReduceKind::Mean)
-MLC_REDUCE(ReduceMax, ReduceKind::Max)
-MLC_REDUCE(ReduceMin, ReduceKind::Min)
-MLC_REDUCE(ReduceProd, ReduceKind::Prod)
-MLC_REDUCE(ReduceL1, ReduceKind::L1)
-MLC_REDUCE(ReduceL2, ReduceKind::L2)
-MLC_REDUCE(ReduceLogSum, ReduceKind::LogSum)
-MLC_REDUCE(ReduceLogSumExp, ReduceKind::LogSumExp)
-MLC_REDUCE(ReduceSumSquare, ReduceKind::SumSquare)
-#undef MLC_REDUCE
-
-LogicalResult convertArgMinMax(N &n, StringRef op) {
-  Value x = n.input(0);
-  MLC_TRY(axisAttr, n.getInt("axis", 0));
-  MLC_TRY(keep, n.getInt("keepdims", 1));
-  MLC_TRY(last, n.getInt("select_last_index", 0));
-  MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
-  return out(n, n.emit(op, {x},
-                       {n.i64Attr("axis", axis), n.boolAttr("keepdims", keep),
-                        n.boolAttr("select_last_index", last)}));
-}
-LogicalResult convertArgMax(N &n) { return convertArgMinMax(n, "argmax"); }
-LogicalResult convertArgMin(N &n) { return convertArgMinMax(n, "argmin"); }
-
-LogicalResult convertCumSum(N &n) {
-  MLC_TRY(exclusive, n.getInt("exclusive", 0));
-  MLC_TRY(reverse, n.getInt("reverse", 0));
-  MLC_TRY(axisV, n.constantInts(1, "axis"));
-  if (axisV.size() != 1)
-    return n.error() << "axis must be a scalar", failure();
-  Value x = n.input(0);
-  MLC_TRY(axis, n.normalizeAxis(axisV[0], N::rankOf(x)));
-  return out(
-      n, n.emit("cumsum", {x},
-                {n.i64Attr("axis", axis), n.boolAttr("exclusive", exclusive),
-                 n.boolAttr("reverse", reverse)}));
-}
-
-//===----------------------------------------------------------------------===//
-// Losses
-//===----------------------------------------------------------------------===//
-
-/// NegativeLogLikelihoodLoss on log-probabilities `logp` [N, C, d...].
-FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
-  MLC_TRY(reduction, n.getString("reduction", std::string("mean")));
-  std::optional<int64_t> ignore;
-  if (n.hasAttr("ignore_index")) {
-    MLC_TRY(ii, n.getInt("ignore_index"));
-    ignore = ii;
-  }
-  if (reduction != "none" && reduction != "sum" && reduction != "mean")
-    return n.unsupported("reduction '" + reduction + "'");
-  int64_t rank = N::rankOf(logp);
-  if (rank < 2)
-    return n.error() << "input must be [N, C, ...]", failure();
-  int64_t classes = N::shapeOf(logp)[1];
-  MLC_TRY(t, castTo(n, target, n.b.getI64Type()));
-  Value mask, safe = t;
-  if (ignore) {
-    MLC_TRY(m, compare(n, "ne", t, n.scalarLike(t, double(*ignore))));
-    MLC_TRY(s, select(n, m, t, n.scalarLike(t, 0)));
-    mask = m;
-    safe = s;
-  }
-  // -logp[n, t[n, ...], ...] through a one-hot mask over C.
-  SmallVector<int64_t> tshape(N::shapeOf(safe));
-  tshape.insert(tshape.begin() + 1, 1);
-  MLC_TRY(te, reshape(n, safe, tshape));
-  SmallVector<int64_t> cshape(rank, 1);
-  cshape[1] = classes;
-  MLC_TRY(hot, compare(n, "eq", te, n.i64Constant(iota(classes), cshape)));
-  MLC_TRY(picked, select(n, hot, logp, n.scalarLike(logp, 0)));
-  MLC_TRY(sum, reduce(n, "reduce_sum", picked, {1}, false));
-  MLC_TRY(loss, unary(n, "neg", sum));
-  Value w;
-  if (weight) {
-    MLC_TRY(wg, n.emit("gather", {weight, safe}, {n.i64Attr("axis", 0)}));
-    w = wg;
-  }
-  if (mask) {
-    MLC_TRY(mf, castTo(n, mask, N::elementTypeOf(logp)));
-    if (w) {
-      MLC_TRY(wm, binary(n, "mul", w, mf));
-      w = wm;
-    } else {
-      w = mf;
-    }
-  }
-  Value l = loss;
-  if (w) {
-    MLC_TRY(lw, binary(n, "mul", loss, w));
-    l = lw;
-  }
-  if (reduction == "none")
-    return l;
-  SmallVector<int64_t> all = iota(N::rankOf(l));
-  MLC_TRY(total, reduce(n, "reduce_sum", l, all, false));
-  if (reduction == "sum")
-    return total;
-  if (!w)
-    return binary(n, "div", total,
-                  n.scalarLike(total, double(product(N::shapeOf(l)))));
-  MLC_TRY(wsum, reduce(n, "reduce_sum", w, all, false));
-  return binary(n, "div", total, wsum);
-}
-
-LogicalResult convertNLLLoss(N &n) {
-  return out(n, nllLoss(n, n.input(0), n.input(1), n.input(2)));
-}
-
-LogicalResult convertSCELoss(N &n) {
-  MLC_TRY(logp, n.emit("log_softmax", {n.input(0)}, {n.i64Attr("axis", 1)}));
-  MLC_TRY(loss, nllLoss(n, logp, n.input(1), n.input(2)));
-  n.setOutput(0, loss);
-  if (n.wantsOutput(1))
-    n.setOutput(1, logp);
-  return success();
-}
-
-LogicalResult convertSum(N &n) { return out(n, foldInputs(n, "add")); }
-
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
-    {"Sum", 6, kMax, 1, "", convertSum, ""},
     {"MatMul", 1, kMax, 2, "", convertMatMul, "rank >= 1, batch broadcasting"},
     {"Gemm", 7, kMax, 2, "alpha,beta,transA,transB", convertGemm, ""},
+    {"Einsum", 12, kMax, 1, "equation", convertEinsum,
+     "no ellipsis or diagonals; a broadcast product and a sum"},
     {"Conv", 1, kMax, 2, "auto_pad,dilations,group,kernel_shape,pads,strides",
      convertConv, "1-D and 2-D"},
     {"ConvTranspose", 1, kMax, 2,
@@ -802,39 +479,6 @@ const OpConverter kConverters[] = {
      convertAveragePool, "1-D and 2-D"},
     {"GlobalAveragePool", 1, kMax, 1, "", convertGlobalAveragePool, ""},
     {"GlobalMaxPool", 1, kMax, 1, "", convertGlobalMaxPool, ""},
-    {"BatchNormalization", 7, kMax, 5, "epsilon,momentum,spatial,training_mode",
-     convertBatchNorm, "inference; training_mode from opset 14"},
-    {"InstanceNormalization", 6, kMax, 3, "epsilon", convertInstanceNorm, ""},
-    {"LayerNormalization", 17, kMax, 2, "axis,epsilon,stash_type",
-     convertLayerNorm, "Mean and InvStdDev outputs supported"},
-    {"MeanVarianceNormalization", 9, kMax, 1, "axes", convertMVN, ""},
-    {"LRN", 1, kMax, 1, "alpha,beta,bias,size", convertLRN, ""},
-    {"Softmax", 1, kMax, 1, "axis", convertSoftmax, ""},
-    {"LogSoftmax", 1, kMax, 1, "axis", convertLogSoftmax, ""},
-    {"Hardmax", 1, kMax, 1, "axis", convertHardmax, ""},
-    {"ReduceSum", 1, kMax, 1, "axes,keepdims,noop_with_empty_axes",
-     convertReduceSum, "axes must be constant"},
-    {"ReduceMean", 1, kMax, 1, "axes,keepdims", convertReduceMean, "float"},
-    {"ReduceMax", 1, kMax, 1, "axes,keepdims", convertReduceMax, ""},
-    {"ReduceMin", 1, kMax, 1, "axes,keepdims", convertReduceMin, ""},
-    {"ReduceProd", 1, kMax, 1, "axes,keepdims", convertReduceProd, ""},
-    {"ReduceL1", 1, kMax, 1, "axes,keepdims", convertReduceL1, ""},
-    {"ReduceL2", 1, kMax, 1, "axes,keepdims", convertReduceL2, "float"},
-    {"ReduceLogSum", 1, kMax, 1, "axes,keepdims", convertReduceLogSum, "float"},
-    {"ReduceLogSumExp", 1, kMax, 1, "axes,keepdims", convertReduceLogSumExp,
-     "float; computed as log(sum(exp(x))) like the ONNX reference"},
-    {"ReduceSumSquare", 1, kMax, 1, "axes,keepdims", convertReduceSumSquare,
-     ""},
-    {"ArgMax", 1, kMax, 1, "axis,keepdims,select_last_index", convertArgMax,
-     ""},
-    {"ArgMin", 1, kMax, 1, "axis,keepdims,select_last_index", convertArgMin,
-     ""},
-    {"CumSum", 11, kMax, 2, "exclusive,reverse", convertCumSum,
-     "axis must be constant"},
-    {"NegativeLogLikelihoodLoss", 12, kMax, 2, "reduction,ignore_index",
-     convertNLLLoss, ""},
-    {"SoftmaxCrossEntropyLoss", 12, kMax, 2, "reduction,ignore_index",
-     convertSCELoss, ""},
 };
 
 } // namespace
