@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Dialect/Graph/GraphBuilders.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Dialect/Graph/VJPUtils.h"
 #include "mlc/Frontend/Common/WeightAttr.h"
 #include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Transforms/Autodiff.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ONNXBuilders.h"
-#include "mlc/Dialect/Graph/VJPUtils.h"
+#include "mlc/Dialect/Graph/GraphBuilders.h"
 
 #include <cmath>
 #include <map>
