@@ -6,43 +6,33 @@ using namespace mlir;
 
 namespace mlc::frontend {
 
-FailureOr<Value> unary(N &n, StringRef op, Value x) { return n.emit(op, {x}); }
-FailureOr<Value> binary(N &n, StringRef op, Value a, Value b) {
-  return n.emit(op, {a, b});
-}
 FailureOr<Value> reshape(N &n, Value x, ArrayRef<int64_t> shape) {
   if (N::shapeOf(x) == shape)
     return x;
-  return n.emit("reshape", {x}, {n.arrayAttr("shape", shape)});
+  return n.emit<graph::ReshapeOp>({x}, {n.arrayAttr("shape", shape)});
 }
 FailureOr<Value> transpose(N &n, Value x, ArrayRef<int64_t> perm) {
   if (llvm::equal(perm, iota(perm.size())))
     return x;
-  return n.emit("transpose", {x}, {n.arrayAttr("perm", perm)});
+  return n.emit<graph::TransposeOp>({x}, {n.arrayAttr("perm", perm)});
 }
 FailureOr<Value> castTo(N &n, Value x, Type to) {
   if (N::elementTypeOf(x) == to)
     return x;
-  return n.emit("cast", {x}, {n.attr("to", TypeAttr::get(to))});
+  return n.emit<graph::CastOp>({x}, {n.attr("to", TypeAttr::get(to))});
 }
-FailureOr<Value> compare(N &n, StringRef pred, Value a, Value b) {
-  auto p = graph::symbolizeComparePredicate(pred);
-  return n.emit(
-      "compare", {a, b},
-      {n.attr("predicate", graph::ComparePredicateAttr::get(n.ctx, *p))});
+FailureOr<Value> compare(N &n, Pred pred, Value a, Value b) {
+  return n.emit<graph::CompareOp>(
+      {a, b},
+      {n.attr("predicate", graph::ComparePredicateAttr::get(n.ctx, pred))});
 }
 FailureOr<Value> select(N &n, Value c, Value a, Value b) {
-  return n.emit("select", {c, a, b});
-}
-FailureOr<Value> reduce(N &n, StringRef op, Value x, ArrayRef<int64_t> axes,
-                        bool keepdims) {
-  return n.emit(op, {x},
-                {n.arrayAttr("axes", axes), n.boolAttr("keepdims", keepdims)});
+  return n.emit<graph::SelectOp>({c, a, b});
 }
 FailureOr<Value> concat(N &n, ValueRange xs, int64_t axis) {
   if (xs.size() == 1)
     return Value(xs[0]);
-  return n.emit("concat", xs, {n.i64Attr("axis", axis)});
+  return n.emit<graph::ConcatOp>(xs, {n.i64Attr("axis", axis)});
 }
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
@@ -54,9 +44,9 @@ FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
   s[axis] = start;
   e[axis] = end;
   st[axis] = step;
-  return n.emit("slice", {x},
-                {n.arrayAttr("starts", s), n.arrayAttr("ends", e),
-                 n.arrayAttr("steps", st)});
+  return n.emit<graph::SliceOp>({x}, {n.arrayAttr("starts", s),
+                                      n.arrayAttr("ends", e),
+                                      n.arrayAttr("steps", st)});
 }
 /// x[..., indices, ...] along `axis` with constant indices.
 FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
@@ -64,26 +54,26 @@ FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
   if (llvm::equal(indices, iota(N::shapeOf(x)[axis])))
     return x;
   Value idx = n.i64Constant(indices, {int64_t(indices.size())});
-  return n.emit("gather", {x, idx}, {n.i64Attr("axis", axis)});
+  return n.emit<graph::GatherOp>({x, idx}, {n.i64Attr("axis", axis)});
 }
 FailureOr<Value> padConstant(N &n, Value x, ArrayRef<int64_t> pads,
                              double value) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
     return x;
-  return n.emit(
-      "pad", {x},
+  return n.emit<graph::PadOp>(
+      {x},
       {n.arrayAttr("pads", pads), n.attr("value", n.b.getF64FloatAttr(value))});
 }
 /// Multiplies by a scalar unless it is 1.
 FailureOr<Value> scale(N &n, Value x, double s) {
   if (s == 1.0)
     return x;
-  return binary(n, "mul", x, n.scalarLike(x, s));
+  return binary<graph::MulOp>(n, x, n.scalarLike(x, s));
 }
 FailureOr<Value> addScalar(N &n, Value x, double s) {
   if (s == 0.0)
     return x;
-  return binary(n, "add", x, n.scalarLike(x, s));
+  return binary<graph::AddOp>(n, x, n.scalarLike(x, s));
 }
 
 /// Normalized, sorted, unique axes.
@@ -100,18 +90,6 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(N &n, ArrayRef<int64_t> axes,
   }
   llvm::sort(out);
   return out;
-}
-
-/// Left-folds a variadic elementwise operator (Sum, Max, ...).
-FailureOr<Value> foldInputs(N &n, StringRef op) {
-  Value acc = n.input(0);
-  if (!acc)
-    return n.unsupported("missing inputs");
-  for (unsigned i = 1; i < n.numInputs(); ++i) {
-    MLC_TRY(next, binary(n, op, acc, n.input(i)));
-    acc = next;
-  }
-  return acc;
 }
 
 LogicalResult out(N &n, FailureOr<Value> v) {

@@ -1,6 +1,6 @@
 //===- ONNXBuilders.h - graph-op building blocks for converters -*- C++ -*-===//
 //
-// Small helpers the ONNX converters compose: graph ops by name with their
+// Small helpers the ONNX converters compose: graph ops by type with their
 // attributes, reshapes and slices that vanish when they would be no-ops,
 // scalar arithmetic, axis handling. Failures are reported at the node.
 //
@@ -41,18 +41,27 @@ inline llvm::SmallVector<int64_t> iota(int64_t n, int64_t start = 0) {
 
 using mlir::FailureOr;
 using mlir::Value;
+using Pred = graph::ComparePredicate;
 
-FailureOr<Value> unary(N &n, llvm::StringRef op, Value x);
-FailureOr<Value> binary(N &n, llvm::StringRef op, Value a, Value b);
+template <typename OpTy> FailureOr<Value> unary(N &n, Value x) {
+  return n.emit<OpTy>({x});
+}
+template <typename OpTy> FailureOr<Value> binary(N &n, Value a, Value b) {
+  return n.emit<OpTy>({a, b});
+}
 /// No-op reshapes and transposes return `x` itself.
 FailureOr<Value> reshape(N &n, Value x, llvm::ArrayRef<int64_t> shape);
 FailureOr<Value> transpose(N &n, Value x, llvm::ArrayRef<int64_t> perm);
 FailureOr<Value> castTo(N &n, Value x, mlir::Type to);
-/// graph.compare with a predicate name ("eq", "lt", ...).
-FailureOr<Value> compare(N &n, llvm::StringRef pred, Value a, Value b);
+FailureOr<Value> compare(N &n, Pred pred, Value a, Value b);
 FailureOr<Value> select(N &n, Value c, Value a, Value b);
-FailureOr<Value> reduce(N &n, llvm::StringRef op, Value x,
-                        llvm::ArrayRef<int64_t> axes, bool keepdims);
+/// A graph reduction (ReduceSumOp, ReduceMeanOp, ...).
+template <typename OpTy>
+FailureOr<Value> reduce(N &n, Value x, llvm::ArrayRef<int64_t> axes,
+                        bool keepdims) {
+  return n.emit<OpTy>(
+      {x}, {n.arrayAttr("axes", axes), n.boolAttr("keepdims", keepdims)});
+}
 FailureOr<Value> concat(N &n, mlir::ValueRange xs, int64_t axis);
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
@@ -68,8 +77,18 @@ FailureOr<Value> addScalar(N &n, Value x, double s);
 /// Normalized, sorted, unique axes.
 FailureOr<llvm::SmallVector<int64_t>>
 normalizeAxes(N &n, llvm::ArrayRef<int64_t> axes, int64_t rank);
-/// Left-folds a variadic elementwise operator (Sum, Max, ...).
-FailureOr<Value> foldInputs(N &n, llvm::StringRef op);
+/// Left-folds a variadic elementwise operator (Sum, Max, ...) over the
+/// node's inputs with the binary graph op OpTy.
+template <typename OpTy> FailureOr<Value> foldInputs(N &n) {
+  Value acc = n.input(0);
+  if (!acc)
+    return n.unsupported("missing inputs");
+  for (unsigned i = 1; i < n.numInputs(); ++i) {
+    MLC_TRY(next, binary<OpTy>(n, acc, n.input(i)));
+    acc = next;
+  }
+  return acc;
+}
 /// Sets output 0 from `v` (or fails).
 mlir::LogicalResult out(N &n, FailureOr<Value> v);
 

@@ -166,7 +166,7 @@ LogicalResult convertOneHot(N &n) {
     return n.error() << "values must be [off, on]", failure();
   MLC_TRY(idx, castTo(n, indices, n.b.getI64Type()));
   // Negative indices count from the end.
-  MLC_TRY(isNeg, compare(n, "lt", idx, n.scalarLike(idx, 0)));
+  MLC_TRY(isNeg, compare(n, Pred::lt, idx, n.scalarLike(idx, 0)));
   MLC_TRY(wrapped, addScalar(n, idx, double(depth)));
   MLC_TRY(norm, select(n, isNeg, wrapped, idx));
   SmallVector<int64_t> ishape(N::shapeOf(indices));
@@ -174,7 +174,7 @@ LogicalResult convertOneHot(N &n) {
   MLC_TRY(idxE, reshape(n, norm, ishape));
   SmallVector<int64_t> rshape(outRank, 1);
   rshape[axis] = depth;
-  MLC_TRY(hot, compare(n, "eq", idxE, n.i64Constant(iota(depth), rshape)));
+  MLC_TRY(hot, compare(n, Pred::eq, idxE, n.i64Constant(iota(depth), rshape)));
   MLC_TRY(off, sliceAxis(n, values, 0, 0, 1));
   MLC_TRY(on, sliceAxis(n, values, 0, 1, 2));
   MLC_TRY(off0, reshape(n, off, {}));
@@ -201,7 +201,7 @@ LogicalResult convertTrilu(N &n) {
     MLC_TRY(k0, reshape(n, k, {}));
     k = k0;
   }
-  MLC_TRY(keep, compare(n, upper ? "ge" : "le", d, k));
+  MLC_TRY(keep, compare(n, upper ? Pred::ge : Pred::le, d, k));
   return out(n, select(n, keep, x, n.scalarLike(x, 0)));
 }
 

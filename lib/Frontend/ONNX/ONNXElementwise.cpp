@@ -21,89 +21,53 @@ namespace {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-template <const char *Op> LogicalResult convertUnary(N &n) {
-  return out(n, unary(n, Op, n.input(0)));
+template <typename OpTy> LogicalResult convertUnary(N &n) {
+  return out(n, unary<OpTy>(n, n.input(0)));
 }
-template <const char *Op> LogicalResult convertBinary(N &n) {
-  return out(n, binary(n, Op, n.input(0), n.input(1)));
+template <typename OpTy> LogicalResult convertBinary(N &n) {
+  return out(n, binary<OpTy>(n, n.input(0), n.input(1)));
 }
-template <const char *Op> LogicalResult convertVariadic(N &n) {
-  return out(n, foldInputs(n, Op));
+template <typename OpTy> LogicalResult convertVariadic(N &n) {
+  return out(n, foldInputs<OpTy>(n));
 }
-
-#define MLC_OP_NAME(var, text) constexpr char var[] = text
-MLC_OP_NAME(kAdd, "add");
-MLC_OP_NAME(kSub, "sub");
-MLC_OP_NAME(kMul, "mul");
-MLC_OP_NAME(kDiv, "div");
-MLC_OP_NAME(kMaxOp, "max");
-MLC_OP_NAME(kMinOp, "min");
-MLC_OP_NAME(kNeg, "neg");
-MLC_OP_NAME(kAbs, "abs");
-MLC_OP_NAME(kRelu, "relu");
-MLC_OP_NAME(kExp, "exp");
-MLC_OP_NAME(kLog, "log");
-MLC_OP_NAME(kSqrt, "sqrt");
-MLC_OP_NAME(kTanh, "tanh");
-MLC_OP_NAME(kSigmoid, "sigmoid");
-MLC_OP_NAME(kErf, "erf");
-MLC_OP_NAME(kSin, "sin");
-MLC_OP_NAME(kCos, "cos");
-MLC_OP_NAME(kTan, "tan");
-MLC_OP_NAME(kAsin, "asin");
-MLC_OP_NAME(kAcos, "acos");
-MLC_OP_NAME(kAtan, "atan");
-MLC_OP_NAME(kSinh, "sinh");
-MLC_OP_NAME(kCosh, "cosh");
-MLC_OP_NAME(kAsinh, "asinh");
-MLC_OP_NAME(kAcosh, "acosh");
-MLC_OP_NAME(kAtanh, "atanh");
-MLC_OP_NAME(kFloor, "floor");
-MLC_OP_NAME(kCeil, "ceil");
-MLC_OP_NAME(kRound, "round");
-MLC_OP_NAME(kSign, "sign");
-MLC_OP_NAME(kAnd, "and");
-MLC_OP_NAME(kOr, "or");
-MLC_OP_NAME(kXor, "xor");
-MLC_OP_NAME(kNot, "not");
 
 LogicalResult convertPow(N &n) {
   Value x = n.input(0), y = n.input(1);
   Type xt = N::elementTypeOf(x), yt = N::elementTypeOf(y);
   if (isa<FloatType>(xt)) {
     MLC_TRY(yc, castTo(n, y, xt));
-    return out(n, binary(n, "pow", x, yc));
+    return out(n, binary<graph::PowOp>(n, x, yc));
   }
   if (isa<FloatType>(yt)) {
     // int ** float: numpy computes in floating point; the result takes x's
     // type (truncating), as the ONNX reference does.
     MLC_TRY(xf, castTo(n, x, yt));
-    MLC_TRY(p, binary(n, "pow", xf, y));
+    MLC_TRY(p, binary<graph::PowOp>(n, xf, y));
     return out(n, castTo(n, p, xt));
   }
   MLC_TRY(yc, castTo(n, y, xt));
-  return out(n, binary(n, "pow", x, yc));
+  return out(n, binary<graph::PowOp>(n, x, yc));
 }
 
 LogicalResult convertMean(N &n) {
-  MLC_TRY(sum, foldInputs(n, "add"));
-  return out(n,
-             binary(n, "div", sum, n.scalarLike(sum, double(n.numInputs()))));
+  MLC_TRY(sum, foldInputs<graph::AddOp>(n));
+  return out(n, binary<graph::DivOp>(n, sum,
+                                     n.scalarLike(sum, double(n.numInputs()))));
 }
 
 LogicalResult convertReciprocal(N &n) {
   Value x = n.input(0);
-  return out(n, binary(n, "div", n.scalarLike(x, 1.0), x));
+  return out(n, binary<graph::DivOp>(n, n.scalarLike(x, 1.0), x));
 }
 
 LogicalResult convertMod(N &n) {
   MLC_TRY(fmod, n.getInt("fmod", 0));
-  return out(n, n.emit("mod", {n.input(0), n.input(1)},
-                       {n.boolAttr("fmod", fmod != 0)}));
+  return out(n, n.emit<graph::ModOp>({n.input(0), n.input(1)},
+                                     {n.boolAttr("fmod", fmod != 0)}));
 }
 
 /// Comparison; bools compare as i32 (graph.compare is numeric).
-FailureOr<Value> compareInputs(N &n, StringRef pred) {
+FailureOr<Value> compareInputs(N &n, Pred pred) {
   Value a = n.input(0), b = n.input(1);
   if (N::elementTypeOf(a).isInteger(1)) {
     MLC_TRY(ai, castTo(n, a, n.b.getI32Type()));
@@ -112,19 +76,21 @@ FailureOr<Value> compareInputs(N &n, StringRef pred) {
   }
   return compare(n, pred, a, b);
 }
-LogicalResult convertEqual(N &n) { return out(n, compareInputs(n, "eq")); }
-LogicalResult convertLess(N &n) { return out(n, compareInputs(n, "lt")); }
+LogicalResult convertEqual(N &n) { return out(n, compareInputs(n, Pred::eq)); }
+LogicalResult convertLess(N &n) { return out(n, compareInputs(n, Pred::lt)); }
 LogicalResult convertLessOrEqual(N &n) {
-  return out(n, compareInputs(n, "le"));
+  return out(n, compareInputs(n, Pred::le));
 }
-LogicalResult convertGreater(N &n) { return out(n, compareInputs(n, "gt")); }
+LogicalResult convertGreater(N &n) {
+  return out(n, compareInputs(n, Pred::gt));
+}
 LogicalResult convertGreaterOrEqual(N &n) {
-  return out(n, compareInputs(n, "ge"));
+  return out(n, compareInputs(n, Pred::ge));
 }
 
 LogicalResult convertIsNaN(N &n) {
   Value x = n.input(0);
-  return out(n, compare(n, "ne", x, x));
+  return out(n, compare(n, Pred::ne, x, x));
 }
 
 LogicalResult convertIsInf(N &n) {
@@ -132,15 +98,15 @@ LogicalResult convertIsInf(N &n) {
   MLC_TRY(pos, n.getInt("detect_positive", 1));
   Value x = n.input(0);
   if (neg && pos) {
-    MLC_TRY(a, unary(n, "abs", x));
-    return out(n, compare(n, "eq", a, n.scalarLike(x, INFINITY)));
+    MLC_TRY(a, unary<graph::AbsOp>(n, x));
+    return out(n, compare(n, Pred::eq, a, n.scalarLike(x, INFINITY)));
   }
   if (pos)
-    return out(n, compare(n, "eq", x, n.scalarLike(x, INFINITY)));
+    return out(n, compare(n, Pred::eq, x, n.scalarLike(x, INFINITY)));
   if (neg)
-    return out(n, compare(n, "eq", x, n.scalarLike(x, -INFINITY)));
+    return out(n, compare(n, Pred::eq, x, n.scalarLike(x, -INFINITY)));
   // Neither: all false (x < x is false for every x, NaN included).
-  return out(n, compare(n, "lt", x, x));
+  return out(n, compare(n, Pred::lt, x, x));
 }
 
 LogicalResult convertWhere(N &n) {
@@ -162,11 +128,11 @@ LogicalResult convertClip(N &n) {
   }
   Value r = x;
   if (lo) {
-    MLC_TRY(v, binary(n, "max", r, lo));
+    MLC_TRY(v, binary<graph::MaxOp>(n, r, lo));
     r = v;
   }
   if (hi) {
-    MLC_TRY(v, binary(n, "min", r, hi));
+    MLC_TRY(v, binary<graph::MinOp>(n, r, hi));
     r = v;
   }
   n.setOutput(0, r);
@@ -177,7 +143,7 @@ LogicalResult convertClip(N &n) {
 LogicalResult outNegativeBranch(N &n, Value x, FailureOr<Value> fx) {
   if (failed(fx))
     return failure();
-  MLC_TRY(neg, compare(n, "lt", x, n.scalarLike(x, 0)));
+  MLC_TRY(neg, compare(n, Pred::lt, x, n.scalarLike(x, 0)));
   return out(n, select(n, neg, *fx, x));
 }
 
@@ -189,19 +155,19 @@ LogicalResult convertLeakyRelu(N &n) {
 
 LogicalResult convertPRelu(N &n) {
   Value x = n.input(0);
-  return outNegativeBranch(n, x, binary(n, "mul", x, n.input(1)));
+  return outNegativeBranch(n, x, binary<graph::MulOp>(n, x, n.input(1)));
 }
 
 LogicalResult convertThresholdedRelu(N &n) {
   MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
   Value x = n.input(0);
-  MLC_TRY(gt, compare(n, "gt", x, n.scalarLike(x, alpha)));
+  MLC_TRY(gt, compare(n, Pred::gt, x, n.scalarLike(x, alpha)));
   return out(n, select(n, gt, x, n.scalarLike(x, 0)));
 }
 
 /// alpha * (exp(x) - 1) for x < 0 (ELU's negative branch).
 FailureOr<Value> expm1Scaled(N &n, Value x, double alpha) {
-  MLC_TRY(e, unary(n, "exp", x));
+  MLC_TRY(e, unary<graph::ExpOp>(n, x));
   MLC_TRY(em1, addScalar(n, e, -1.0));
   return scale(n, em1, alpha);
 }
@@ -216,7 +182,7 @@ LogicalResult convertSelu(N &n) {
   MLC_TRY(alpha, n.getFloat("alpha", 1.67326319217681884765625f));
   MLC_TRY(gamma, n.getFloat("gamma", 1.05070102214813232421875f));
   Value x = n.input(0);
-  MLC_TRY(pos, compare(n, "gt", x, n.scalarLike(x, 0)));
+  MLC_TRY(pos, compare(n, Pred::gt, x, n.scalarLike(x, 0)));
   MLC_TRY(e, expm1Scaled(n, x, alpha));
   MLC_TRY(s, select(n, pos, x, e));
   return out(n, scale(n, s, gamma));
@@ -228,16 +194,16 @@ LogicalResult convertCelu(N &n) {
   // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
   MLC_TRY(xa, scale(n, x, 1.0 / alpha));
   MLC_TRY(e, expm1Scaled(n, xa, alpha));
-  MLC_TRY(lo, binary(n, "min", e, n.scalarLike(x, 0)));
-  MLC_TRY(hi, binary(n, "max", x, n.scalarLike(x, 0)));
-  return out(n, binary(n, "add", hi, lo));
+  MLC_TRY(lo, binary<graph::MinOp>(n, e, n.scalarLike(x, 0)));
+  MLC_TRY(hi, binary<graph::MaxOp>(n, x, n.scalarLike(x, 0)));
+  return out(n, binary<graph::AddOp>(n, hi, lo));
 }
 
 FailureOr<Value> hardSigmoid(N &n, Value x, double alpha, double beta) {
   MLC_TRY(ax, scale(n, x, alpha));
   MLC_TRY(axb, addScalar(n, ax, beta));
-  MLC_TRY(lo, binary(n, "max", axb, n.scalarLike(x, 0)));
-  return binary(n, "min", lo, n.scalarLike(x, 1));
+  MLC_TRY(lo, binary<graph::MaxOp>(n, axb, n.scalarLike(x, 0)));
+  return binary<graph::MinOp>(n, lo, n.scalarLike(x, 1));
 }
 
 LogicalResult convertHardSigmoid(N &n) {
@@ -249,29 +215,29 @@ LogicalResult convertHardSigmoid(N &n) {
 LogicalResult convertHardSwish(N &n) {
   Value x = n.input(0);
   MLC_TRY(h, hardSigmoid(n, x, 1.0 / 6.0, 0.5));
-  return out(n, binary(n, "mul", x, h));
+  return out(n, binary<graph::MulOp>(n, x, h));
 }
 
 LogicalResult convertSoftplus(N &n) {
   Value x = n.input(0);
-  MLC_TRY(e, unary(n, "exp", x));
+  MLC_TRY(e, unary<graph::ExpOp>(n, x));
   MLC_TRY(e1, addScalar(n, e, 1.0));
-  return out(n, unary(n, "log", e1));
+  return out(n, unary<graph::LogOp>(n, e1));
 }
 
 LogicalResult convertSoftsign(N &n) {
   Value x = n.input(0);
-  MLC_TRY(a, unary(n, "abs", x));
+  MLC_TRY(a, unary<graph::AbsOp>(n, x));
   MLC_TRY(a1, addScalar(n, a, 1.0));
-  return out(n, binary(n, "div", x, a1));
+  return out(n, binary<graph::DivOp>(n, x, a1));
 }
 
 LogicalResult convertShrink(N &n) {
   MLC_TRY(bias, n.getFloat("bias", 0.0f));
   MLC_TRY(lambd, n.getFloat("lambd", 0.5f));
   Value x = n.input(0);
-  MLC_TRY(lo, compare(n, "lt", x, n.scalarLike(x, -lambd)));
-  MLC_TRY(hi, compare(n, "gt", x, n.scalarLike(x, lambd)));
+  MLC_TRY(lo, compare(n, Pred::lt, x, n.scalarLike(x, -lambd)));
+  MLC_TRY(hi, compare(n, Pred::gt, x, n.scalarLike(x, lambd)));
   MLC_TRY(xp, addScalar(n, x, bias));
   MLC_TRY(xm, addScalar(n, x, -bias));
   MLC_TRY(inner, select(n, hi, xm, n.scalarLike(x, 0)));
@@ -330,41 +296,41 @@ LogicalResult convertDropout(N &n) {
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
-    {"Add", 1, kMax, 2, "", convertBinary<kAdd>, ""},
-    {"Sub", 1, kMax, 2, "", convertBinary<kSub>, ""},
-    {"Mul", 1, kMax, 2, "", convertBinary<kMul>, ""},
-    {"Div", 1, kMax, 2, "", convertBinary<kDiv>,
+    {"Add", 1, kMax, 2, "", convertBinary<graph::AddOp>, ""},
+    {"Sub", 1, kMax, 2, "", convertBinary<graph::SubOp>, ""},
+    {"Mul", 1, kMax, 2, "", convertBinary<graph::MulOp>, ""},
+    {"Div", 1, kMax, 2, "", convertBinary<graph::DivOp>,
      "integer division truncates; x/0 is 0 for integers"},
     {"Pow", 1, kMax, 2, "", convertPow, "mixed int/float operands"},
     {"Mod", 10, kMax, 2, "fmod", convertMod, ""},
-    {"Max", 6, kMax, 1, "", convertVariadic<kMaxOp>, ""},
-    {"Min", 6, kMax, 1, "", convertVariadic<kMinOp>, ""},
+    {"Max", 6, kMax, 1, "", convertVariadic<graph::MaxOp>, ""},
+    {"Min", 6, kMax, 1, "", convertVariadic<graph::MinOp>, ""},
     {"Mean", 6, kMax, 1, "", convertMean, "float"},
-    {"Neg", 6, kMax, 1, "", convertUnary<kNeg>, ""},
-    {"Abs", 6, kMax, 1, "", convertUnary<kAbs>, ""},
+    {"Neg", 6, kMax, 1, "", convertUnary<graph::NegOp>, ""},
+    {"Abs", 6, kMax, 1, "", convertUnary<graph::AbsOp>, ""},
     {"Reciprocal", 6, kMax, 1, "", convertReciprocal, ""},
-    {"Relu", 6, kMax, 1, "", convertUnary<kRelu>, ""},
-    {"Exp", 6, kMax, 1, "", convertUnary<kExp>, "float"},
-    {"Log", 6, kMax, 1, "", convertUnary<kLog>, "float"},
-    {"Sqrt", 6, kMax, 1, "", convertUnary<kSqrt>, "float"},
-    {"Tanh", 6, kMax, 1, "", convertUnary<kTanh>, "float"},
-    {"Sigmoid", 6, kMax, 1, "", convertUnary<kSigmoid>, "float"},
-    {"Erf", 9, kMax, 1, "", convertUnary<kErf>, "float"},
-    {"Sin", 7, kMax, 1, "", convertUnary<kSin>, "float"},
-    {"Cos", 7, kMax, 1, "", convertUnary<kCos>, "float"},
-    {"Tan", 7, kMax, 1, "", convertUnary<kTan>, "float"},
-    {"Asin", 7, kMax, 1, "", convertUnary<kAsin>, "float"},
-    {"Acos", 7, kMax, 1, "", convertUnary<kAcos>, "float"},
-    {"Atan", 7, kMax, 1, "", convertUnary<kAtan>, "float"},
-    {"Sinh", 9, kMax, 1, "", convertUnary<kSinh>, "float"},
-    {"Cosh", 9, kMax, 1, "", convertUnary<kCosh>, "float"},
-    {"Asinh", 9, kMax, 1, "", convertUnary<kAsinh>, "float"},
-    {"Acosh", 9, kMax, 1, "", convertUnary<kAcosh>, "float"},
-    {"Atanh", 9, kMax, 1, "", convertUnary<kAtanh>, "float"},
-    {"Floor", 6, kMax, 1, "", convertUnary<kFloor>, "float"},
-    {"Ceil", 6, kMax, 1, "", convertUnary<kCeil>, "float"},
-    {"Round", 11, kMax, 1, "", convertUnary<kRound>, "half to even"},
-    {"Sign", 9, kMax, 1, "", convertUnary<kSign>, ""},
+    {"Relu", 6, kMax, 1, "", convertUnary<graph::ReluOp>, ""},
+    {"Exp", 6, kMax, 1, "", convertUnary<graph::ExpOp>, "float"},
+    {"Log", 6, kMax, 1, "", convertUnary<graph::LogOp>, "float"},
+    {"Sqrt", 6, kMax, 1, "", convertUnary<graph::SqrtOp>, "float"},
+    {"Tanh", 6, kMax, 1, "", convertUnary<graph::TanhOp>, "float"},
+    {"Sigmoid", 6, kMax, 1, "", convertUnary<graph::SigmoidOp>, "float"},
+    {"Erf", 9, kMax, 1, "", convertUnary<graph::ErfOp>, "float"},
+    {"Sin", 7, kMax, 1, "", convertUnary<graph::SinOp>, "float"},
+    {"Cos", 7, kMax, 1, "", convertUnary<graph::CosOp>, "float"},
+    {"Tan", 7, kMax, 1, "", convertUnary<graph::TanOp>, "float"},
+    {"Asin", 7, kMax, 1, "", convertUnary<graph::AsinOp>, "float"},
+    {"Acos", 7, kMax, 1, "", convertUnary<graph::AcosOp>, "float"},
+    {"Atan", 7, kMax, 1, "", convertUnary<graph::AtanOp>, "float"},
+    {"Sinh", 9, kMax, 1, "", convertUnary<graph::SinhOp>, "float"},
+    {"Cosh", 9, kMax, 1, "", convertUnary<graph::CoshOp>, "float"},
+    {"Asinh", 9, kMax, 1, "", convertUnary<graph::AsinhOp>, "float"},
+    {"Acosh", 9, kMax, 1, "", convertUnary<graph::AcoshOp>, "float"},
+    {"Atanh", 9, kMax, 1, "", convertUnary<graph::AtanhOp>, "float"},
+    {"Floor", 6, kMax, 1, "", convertUnary<graph::FloorOp>, "float"},
+    {"Ceil", 6, kMax, 1, "", convertUnary<graph::CeilOp>, "float"},
+    {"Round", 11, kMax, 1, "", convertUnary<graph::RoundOp>, "half to even"},
+    {"Sign", 9, kMax, 1, "", convertUnary<graph::SignOp>, ""},
     {"IsNaN", 9, kMax, 1, "", convertIsNaN, ""},
     {"IsInf", 10, kMax, 1, "detect_negative,detect_positive", convertIsInf, ""},
     {"Softplus", 1, kMax, 1, "", convertSoftplus, "log(exp(x) + 1)"},
@@ -385,10 +351,10 @@ const OpConverter kConverters[] = {
     {"LessOrEqual", 12, kMax, 2, "", convertLessOrEqual, ""},
     {"Greater", 7, kMax, 2, "", convertGreater, ""},
     {"GreaterOrEqual", 12, kMax, 2, "", convertGreaterOrEqual, ""},
-    {"And", 7, kMax, 2, "", convertBinary<kAnd>, ""},
-    {"Or", 7, kMax, 2, "", convertBinary<kOr>, ""},
-    {"Xor", 7, kMax, 2, "", convertBinary<kXor>, ""},
-    {"Not", 1, kMax, 1, "", convertUnary<kNot>, ""},
+    {"And", 7, kMax, 2, "", convertBinary<graph::AndOp>, ""},
+    {"Or", 7, kMax, 2, "", convertBinary<graph::OrOp>, ""},
+    {"Xor", 7, kMax, 2, "", convertBinary<graph::XorOp>, ""},
+    {"Not", 1, kMax, 1, "", convertUnary<graph::NotOp>, ""},
     {"Where", 9, kMax, 3, "", convertWhere, ""},
     {"Cast", 6, kMax, 1, "to,saturate", convertCast,
      "float, double, float16, bfloat16, int8/16/32/64, bool (no strings)"},

@@ -2,7 +2,7 @@
 //
 // NodeContext is what an operator converter sees: the node's inputs as graph
 // values, typed attribute access with per-opset defaults, builders for graph
-// ops (by name, result types inferred) and constants, and access to
+// ops (by op class, result types inferred) and constants, and access to
 // compile-time constant inputs (folded through the reference evaluator, so
 // Shape -> Gather -> Concat -> Reshape chains resolve at import time).
 //
@@ -104,14 +104,21 @@ public:
   /// "unsupported <what> in ONNX operator 'X' (opset N) at node 'name'".
   mlir::LogicalResult unsupported(const llvm::Twine &what);
 
-  // Building graph ops. `emit` creates "graph.<name>", infers its result
-  // types and verifies it; failures are reported at the node.
+  // Building graph ops. `emit<OpTy>` creates the op with a placeholder
+  // result type, infers the real one and verifies the op; failures are
+  // reported at the node. (The ODS builders that infer types would abort on
+  // operands whose types do not fit, which ONNX models can have.)
+  template <typename OpTy>
   mlir::FailureOr<mlir::Value>
-  emit(llvm::StringRef name, mlir::ValueRange operands,
-       llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
-  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
-  emitMulti(llvm::StringRef name, mlir::ValueRange operands,
-            llvm::ArrayRef<mlir::NamedAttribute> attrs, unsigned numResults);
+  emit(mlir::ValueRange operands,
+       llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    if (mlir::failed(checkOperands(OpTy::getOperationName(), operands)))
+      return mlir::failure();
+    mlir::Type placeholder = mlir::NoneType::get(ctx);
+    OpTy op = OpTy::create(b, loc, llvm::ArrayRef<mlir::Type>(placeholder),
+                           operands, attrs);
+    return finishOp(op.getOperation());
+  }
   mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
     return b.getNamedAttr(name, value);
   }
@@ -164,6 +171,13 @@ public:
                                          llvm::StringRef what = "axis");
 
 private:
+  /// Fails at the node if an operand is missing (an omitted ONNX input).
+  mlir::LogicalResult checkOperands(llvm::StringRef opName,
+                                    mlir::ValueRange operands);
+  /// Infers and checks the result type of a single-result op `emit` just
+  /// created; erases the op on failure.
+  mlir::FailureOr<mlir::Value> finishOp(mlir::Operation *op);
+
   ONNXGraphImporter &importer;
   llvm::SmallVector<mlir::Value> outputs;
 };

@@ -44,14 +44,15 @@ FailureOr<Value> linearIndex(N &n, Value indices, ArrayRef<int64_t> dims,
   for (int64_t j = k - 2; j >= 0; --j)
     strides[j] = strides[j + 1] * dims[j + 1];
   Value dimsC = n.i64Constant(dims, {k});
-  MLC_TRY(neg, compare(n, "lt", idx, n.scalarLike(idx, 0)));
-  MLC_TRY(wrapped, binary(n, "add", idx, dimsC));
+  MLC_TRY(neg, compare(n, Pred::lt, idx, n.scalarLike(idx, 0)));
+  MLC_TRY(wrapped, binary<graph::AddOp>(n, idx, dimsC));
   MLC_TRY(norm, select(n, neg, wrapped, idx));
-  MLC_TRY(scaled, binary(n, "mul", norm, n.i64Constant(strides, {k})));
-  MLC_TRY(lin, reduce(n, "reduce_sum", scaled, {N::rankOf(idx) - 1}, false));
+  MLC_TRY(scaled, binary<graph::MulOp>(n, norm, n.i64Constant(strides, {k})));
+  MLC_TRY(lin,
+          reduce<graph::ReduceSumOp>(n, scaled, {N::rankOf(idx) - 1}, false));
   if (!base)
     return lin;
-  return binary(n, "add", lin, base);
+  return binary<graph::AddOp>(n, lin, base);
 }
 
 LogicalResult convertGatherND(N &n) {
@@ -82,7 +83,7 @@ LogicalResult convertGatherND(N &n) {
   SmallVector<int64_t> flat = {batch * positions};
   flat.append(rest.begin(), rest.end());
   MLC_TRY(df, reshape(n, data, flat));
-  return out(n, n.emit("gather", {df, lin}, {n.i64Attr("axis", 0)}));
+  return out(n, n.emit<graph::GatherOp>({df, lin}, {n.i64Attr("axis", 0)}));
 }
 
 /// Combines the updates selected by a one-hot mask `hot` [..., T, U] (T
@@ -92,17 +93,17 @@ FailureOr<Value> scatterCombine(N &n, Value data, Value hot, Value upd,
                                 StringRef reduction, int64_t updAxis) {
   if (reduction == "mul") {
     MLC_TRY(f, select(n, hot, upd, n.scalarLike(upd, 1)));
-    MLC_TRY(p, reduce(n, "reduce_prod", f, {updAxis}, false));
-    return binary(n, "mul", data, p);
+    MLC_TRY(p, reduce<graph::ReduceProdOp>(n, f, {updAxis}, false));
+    return binary<graph::MulOp>(n, data, p);
   }
   MLC_TRY(f, select(n, hot, upd, n.scalarLike(upd, 0)));
-  MLC_TRY(sum, reduce(n, "reduce_sum", f, {updAxis}, false));
+  MLC_TRY(sum, reduce<graph::ReduceSumOp>(n, f, {updAxis}, false));
   if (reduction == "add")
-    return binary(n, "add", data, sum);
+    return binary<graph::AddOp>(n, data, sum);
   // none: positions hit take the update (duplicates are undefined in ONNX).
   MLC_TRY(hits, castTo(n, hot, n.b.getI32Type()));
-  MLC_TRY(count, reduce(n, "reduce_sum", hits, {updAxis}, false));
-  MLC_TRY(any, compare(n, "gt", count, n.scalarLike(count, 0)));
+  MLC_TRY(count, reduce<graph::ReduceSumOp>(n, hits, {updAxis}, false));
+  MLC_TRY(any, compare(n, Pred::gt, count, n.scalarLike(count, 0)));
   return select(n, any, sum, data);
 }
 
@@ -134,7 +135,7 @@ LogicalResult convertScatterElements(N &n) {
   MLC_TRY(it, transpose(n, indices, perm));
   MLC_TRY(ut, transpose(n, updates, perm));
   MLC_TRY(i64, castTo(n, it, n.b.getI64Type()));
-  MLC_TRY(neg, compare(n, "lt", i64, n.scalarLike(i64, 0)));
+  MLC_TRY(neg, compare(n, Pred::lt, i64, n.scalarLike(i64, 0)));
   MLC_TRY(wrapped, addScalar(n, i64, double(t)));
   MLC_TRY(idx, select(n, neg, wrapped, i64));
   // hot[..., t, u] = idx[..., u] == t
@@ -143,7 +144,7 @@ LogicalResult convertScatterElements(N &n) {
   MLC_TRY(ie, reshape(n, idx, ishape));
   SmallVector<int64_t> tshape(rank + 1, 1);
   tshape[rank - 1] = t;
-  MLC_TRY(hot, compare(n, "eq", ie, n.i64Constant(iota(t), tshape)));
+  MLC_TRY(hot, compare(n, Pred::eq, ie, n.i64Constant(iota(t), tshape)));
   MLC_TRY(ue, reshape(n, ut, ishape));
   MLC_TRY(res, scatterCombine(n, dt, hot, ue, reduction, rank));
   return out(n, transpose(n, res, inv));
@@ -161,7 +162,7 @@ LogicalResult convertScatterND(N &n) {
   MLC_TRY(lin, linearIndex(n, indices, indexed, Value()));
   MLC_TRY(linFlat, reshape(n, lin, {1, count}));
   // hot[p, u, 1...] = lin[u] == p; data [P, rest], updates [1, U, rest].
-  MLC_TRY(hot2, compare(n, "eq", linFlat,
+  MLC_TRY(hot2, compare(n, Pred::eq, linFlat,
                         n.i64Constant(iota(positions), {positions, 1})));
   SmallVector<int64_t> hshape = {positions, count};
   hshape.append(rest.size(), 1);
@@ -208,32 +209,32 @@ LogicalResult convertTopK(N &n) {
   rowShape.append({1, len});
   MLC_TRY(xi, reshape(n, xt, colShape));
   MLC_TRY(xj, reshape(n, xt, rowShape));
-  MLC_TRY(beats, compare(n, largest ? "gt" : "lt", xj, xi));
-  MLC_TRY(same, compare(n, "eq", xj, xi));
+  MLC_TRY(beats, compare(n, largest ? Pred::gt : Pred::lt, xj, xi));
+  MLC_TRY(same, compare(n, Pred::eq, xj, xi));
   SmallVector<double> before;
   for (int64_t i = 0; i < len; ++i)
     for (int64_t j = 0; j < len; ++j)
       before.push_back(j < i);
   Value earlier =
       n.constant(RankedTensorType::get({len, len}, n.b.getI1Type()), before);
-  MLC_TRY(tie, binary(n, "and", same, earlier));
-  MLC_TRY(ahead, binary(n, "or", beats, tie));
+  MLC_TRY(tie, binary<graph::AndOp>(n, same, earlier));
+  MLC_TRY(ahead, binary<graph::OrOp>(n, beats, tie));
   MLC_TRY(ahead64, castTo(n, ahead, n.b.getI64Type()));
-  MLC_TRY(pos,
-          reduce(n, "reduce_sum", ahead64, {int64_t(base.size()) + 1}, true));
+  MLC_TRY(pos, reduce<graph::ReduceSumOp>(n, ahead64,
+                                          {int64_t(base.size()) + 1}, true));
   // pos: [..., len, 1] -> [..., 1, len]; pick[..., r, i] = pos[i] == r.
   MLC_TRY(posRow, reshape(n, pos, rowShape));
   SmallVector<int64_t> kShape(base.size(), 1);
   kShape.append({k, 1});
-  MLC_TRY(pick, compare(n, "eq", posRow, n.i64Constant(iota(k), kShape)));
+  MLC_TRY(pick, compare(n, Pred::eq, posRow, n.i64Constant(iota(k), kShape)));
   MLC_TRY(vals, select(n, pick, xj, n.scalarLike(x, 0)));
   int64_t last = base.size() + 1;
-  MLC_TRY(v, reduce(n, "reduce_sum", vals, {last}, false));
+  MLC_TRY(v, reduce<graph::ReduceSumOp>(n, vals, {last}, false));
   SmallVector<int64_t> iShape(base.size(), 1);
   iShape.append({1, len});
   MLC_TRY(ids, select(n, pick, n.i64Constant(iota(len), iShape),
                       n.i64Constant({0}, {})));
-  MLC_TRY(ix, reduce(n, "reduce_sum", ids, {last}, false));
+  MLC_TRY(ix, reduce<graph::ReduceSumOp>(n, ids, {last}, false));
   MLC_TRY(vo, transpose(n, v, inv));
   MLC_TRY(io, transpose(n, ix, inv));
   n.setOutput(0, vo);
@@ -288,16 +289,17 @@ LogicalResult convertReverseSequence(N &n) {
   Value ti = n.i64Constant(iota(t), tshape);
   MLC_TRY(l64, castTo(n, lens, n.b.getI64Type()));
   MLC_TRY(l, reshape(n, l64, bshape));
-  MLC_TRY(inside, compare(n, "lt", ti, l));
+  MLC_TRY(inside, compare(n, Pred::lt, ti, l));
   MLC_TRY(lm1, addScalar(n, l, -1.0));
-  MLC_TRY(rev, binary(n, "sub", lm1, ti));
+  MLC_TRY(rev, binary<graph::SubOp>(n, lm1, ti));
   MLC_TRY(idx2, select(n, inside, rev, ti));
   SmallVector<int64_t> ishape = {shape[0], shape[1]};
   ishape.append(shape.size() - 2, 1);
   MLC_TRY(idxR, reshape(n, idx2, ishape));
-  MLC_TRY(idx, n.emit("broadcast_to", {idxR}, {n.arrayAttr("shape", shape)}));
-  return out(
-      n, n.emit("gather_elements", {x, idx}, {n.i64Attr("axis", timeAxis)}));
+  MLC_TRY(idx,
+          n.emit<graph::BroadcastToOp>({idxR}, {n.arrayAttr("shape", shape)}));
+  return out(n, n.emit<graph::GatherElementsOp>({x, idx},
+                                                {n.i64Attr("axis", timeAxis)}));
 }
 
 constexpr int64_t kMax = kMaxONNXOpset;

@@ -34,7 +34,7 @@ LogicalResult convertMatMul(N &n) {
     sb.push_back(1);
   MLC_TRY(a2, reshape(n, a, sa));
   MLC_TRY(b2, reshape(n, b, sb));
-  MLC_TRY(p, binary(n, "matmul", a2, b2));
+  MLC_TRY(p, binary<graph::MatMulOp>(n, a2, b2));
   SmallVector<int64_t> shape(N::shapeOf(p));
   if (rb == 1)
     shape.pop_back();
@@ -61,12 +61,12 @@ LogicalResult convertGemm(N &n) {
     MLC_TRY(t, transpose(n, b, {1, 0}));
     b = t;
   }
-  MLC_TRY(ab, binary(n, "matmul", a, b));
+  MLC_TRY(ab, binary<graph::MatMulOp>(n, a, b));
   MLC_TRY(y, scale(n, ab, alpha));
   if (!n.hasInput(2) || beta == 0.0f)
     return out(n, y);
   MLC_TRY(c, scale(n, n.input(2), beta));
-  return out(n, binary(n, "add", y, c));
+  return out(n, binary<graph::AddOp>(n, y, c));
 }
 
 /// Einsum as one broadcast product and a sum over the contracted letters:
@@ -139,7 +139,7 @@ LogicalResult convertEinsum(N &n) {
       product = r;
       continue;
     }
-    MLC_TRY(p, binary(n, "mul", product, r));
+    MLC_TRY(p, binary<graph::MulOp>(n, product, r));
     product = p;
   }
   for (char c : outTerm)
@@ -148,9 +148,10 @@ LogicalResult convertEinsum(N &n) {
              failure();
   if (order.size() == outTerm.size())
     return out(n, reshape(n, product, N::shapeOf(product)));
-  return out(n, reduce(n, "reduce_sum", product,
-                       iota(order.size() - outTerm.size(), outTerm.size()),
-                       false));
+  return out(n,
+             reduce<graph::ReduceSumOp>(
+                 n, product,
+                 iota(order.size() - outTerm.size(), outTerm.size()), false));
 }
 
 /// Explicit begin/end pads for one spatial axis under ONNX auto_pad.
@@ -253,12 +254,12 @@ LogicalResult convertConv(N &n) {
   SmallVector<Value> operands = {x, w};
   if (bias)
     operands.push_back(bias);
-  MLC_TRY(y, n.emit("conv2d", operands,
-                    {n.arrayAttr("strides", win.strides),
-                     n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
-                                          pads[0].end, pads[1].end}),
-                     n.arrayAttr("dilations", win.dilations),
-                     n.i64Attr("groups", group)}));
+  MLC_TRY(y, n.emit<graph::Conv2DOp>(
+                 operands, {n.arrayAttr("strides", win.strides),
+                            n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
+                                                 pads[0].end, pads[1].end}),
+                            n.arrayAttr("dilations", win.dilations),
+                            n.i64Attr("groups", group)}));
   if (d == 1) {
     ArrayRef<int64_t> s = N::shapeOf(y);
     return out(n, reshape(n, y, {s[0], s[1], s[3]}));
@@ -431,7 +432,9 @@ LogicalResult convertPool(N &n, bool isMax) {
     attrs.push_back(n.arrayAttr("dilations", win.dilations));
   else
     attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
-  MLC_TRY(y, n.emit(isMax ? "maxpool2d" : "avgpool2d", {x}, attrs));
+  FailureOr<Value> pooled = isMax ? n.emit<graph::MaxPool2DOp>({x}, attrs)
+                                  : n.emit<graph::AvgPool2DOp>({x}, attrs);
+  MLC_TRY(y, pooled);
   if (d == 1) {
     ArrayRef<int64_t> s = N::shapeOf(y);
     return out(n, reshape(n, y, {s[0], s[1], s[3]}));
@@ -447,9 +450,10 @@ LogicalResult convertGlobalPool(N &n, bool isMax) {
   if (rank < 3)
     return n.error() << "input must have spatial dimensions", failure();
   if (!isMax && rank == 4)
-    return out(n, n.emit("global_avgpool", {x}));
-  return out(n, reduce(n, isMax ? "reduce_max" : "reduce_mean", x,
-                       iota(rank - 2, 2), true));
+    return out(n, n.emit<graph::GlobalAvgPoolOp>({x}));
+  SmallVector<int64_t> spatial = iota(rank - 2, 2);
+  return out(n, isMax ? reduce<graph::ReduceMaxOp>(n, x, spatial, true)
+                      : reduce<graph::ReduceMeanOp>(n, x, spatial, true));
 }
 LogicalResult convertGlobalAveragePool(N &n) {
   return convertGlobalPool(n, false);

@@ -113,45 +113,26 @@ NodeContext::getFloats(StringRef name, std::optional<SmallVector<float>> def) {
       });
 }
 
-FailureOr<SmallVector<Value>>
-NodeContext::emitMulti(StringRef name, ValueRange operands,
-                       ArrayRef<NamedAttribute> attrs, unsigned numResults) {
+LogicalResult NodeContext::checkOperands(StringRef opName,
+                                         ValueRange operands) {
   for (auto [i, v] : llvm::enumerate(operands))
-    if (!v) {
-      error() << "missing input for operand #" << i << " of graph." << name;
-      return failure();
-    }
-  OperationState state(loc, "graph." + name.str());
-  if (!state.name.getRegisteredInfo()) {
-    (void)unsupported("graph op 'graph." + name + "' (not available)");
-    return failure();
-  }
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  for (unsigned i = 0; i < numResults; ++i)
-    state.addTypes(NoneType::get(ctx)); // set by inference below
-  Operation *op = b.create(state);
+    if (!v)
+      return error() << "missing input for operand #" << i << " of " << opName;
+  return success();
+}
+
+FailureOr<Value> NodeContext::finishOp(Operation *op) {
   if (failed(graph::inferAndSetResultTypes(op)) || failed(verify(op))) {
     op->erase();
     return failure();
   }
-  for (Type t : op->getResultTypes()) {
-    auto type = cast<RankedTensorType>(t);
-    if (type.getNumElements() == 0) {
-      op->erase();
-      (void)unsupported("zero-size result " + shapeString(type.getShape()));
-      return failure();
-    }
-  }
-  return SmallVector<Value>(op->getResults());
-}
-
-FailureOr<Value> NodeContext::emit(StringRef name, ValueRange operands,
-                                   ArrayRef<NamedAttribute> attrs) {
-  auto r = emitMulti(name, operands, attrs, 1);
-  if (failed(r))
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  if (type.getNumElements() == 0) {
+    op->erase();
+    (void)unsupported("zero-size result " + shapeString(type.getShape()));
     return failure();
-  return (*r)[0];
+  }
+  return op->getResult(0);
 }
 
 Value NodeContext::constant(const graph::HostTensor &t) {

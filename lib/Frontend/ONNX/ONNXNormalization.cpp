@@ -9,6 +9,8 @@
 
 #include "ONNXBuilders.h"
 
+#include <type_traits>
+
 using namespace mlir;
 
 namespace mlc::frontend {
@@ -30,17 +32,17 @@ LogicalResult batchNormTraining(N &n, float eps) {
   SmallVector<int64_t> axes = {0};
   for (int64_t i = 2; i < rank; ++i)
     axes.push_back(i);
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  MLC_TRY(sq, binary(n, "mul", dx, dx));
-  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
+  MLC_TRY(mean, reduce<graph::ReduceMeanOp>(n, x, axes, true));
+  MLC_TRY(dx, binary<graph::SubOp>(n, x, mean));
+  MLC_TRY(sq, binary<graph::MulOp>(n, dx, dx));
+  MLC_TRY(var, reduce<graph::ReduceMeanOp>(n, sq, axes, true));
   MLC_TRY(ve, addScalar(n, var, eps));
-  MLC_TRY(inv, unary(n, "rsqrt", ve));
-  MLC_TRY(norm, binary(n, "mul", dx, inv));
+  MLC_TRY(inv, unary<graph::RsqrtOp>(n, ve));
+  MLC_TRY(norm, binary<graph::MulOp>(n, dx, inv));
   MLC_TRY(sc, channelVector(n, n.input(1), rank));
   MLC_TRY(bi, channelVector(n, n.input(2), rank));
-  MLC_TRY(ys, binary(n, "mul", norm, sc));
-  MLC_TRY(y, binary(n, "add", ys, bi));
+  MLC_TRY(ys, binary<graph::MulOp>(n, norm, sc));
+  MLC_TRY(y, binary<graph::AddOp>(n, ys, bi));
   n.setOutput(0, y);
   // running = input * momentum + batch * (1 - momentum), per channel.
   int64_t c = N::shapeOf(x)[1];
@@ -50,7 +52,7 @@ LogicalResult batchNormTraining(N &n, float eps) {
     MLC_TRY(batch, reshape(n, i == 1 ? mean : var, {c}));
     MLC_TRY(old, scale(n, n.input(2 + i), momentum));
     MLC_TRY(cur, scale(n, batch, 1.0 - momentum));
-    MLC_TRY(upd, binary(n, "add", old, cur));
+    MLC_TRY(upd, binary<graph::AddOp>(n, old, cur));
     n.setOutput(i, upd);
   }
   return success();
@@ -74,10 +76,10 @@ LogicalResult convertBatchNorm(N &n) {
     return n.unsupported(n.opset < 14 ? "training outputs (batch statistics)"
                                       : "running statistics outputs without "
                                         "training_mode");
-  return out(
-      n, n.emit("batch_norm",
-                {n.input(0), n.input(1), n.input(2), n.input(3), n.input(4)},
-                {n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
+  return out(n,
+             n.emit<graph::BatchNormOp>(
+                 {n.input(0), n.input(1), n.input(2), n.input(3), n.input(4)},
+                 {n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
 }
 
 /// (x - mean) * rsqrt(var + eps) over `axes`, keepdims statistics.
@@ -86,13 +88,13 @@ struct Normalized {
 };
 FailureOr<Normalized> normalize(N &n, Value x, ArrayRef<int64_t> axes,
                                 double eps) {
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  MLC_TRY(sq, binary(n, "mul", dx, dx));
-  MLC_TRY(var, reduce(n, "reduce_mean", sq, axes, true));
+  MLC_TRY(mean, reduce<graph::ReduceMeanOp>(n, x, axes, true));
+  MLC_TRY(dx, binary<graph::SubOp>(n, x, mean));
+  MLC_TRY(sq, binary<graph::MulOp>(n, dx, dx));
+  MLC_TRY(var, reduce<graph::ReduceMeanOp>(n, sq, axes, true));
   MLC_TRY(ve, addScalar(n, var, eps));
-  MLC_TRY(inv, unary(n, "rsqrt", ve));
-  MLC_TRY(y, binary(n, "mul", dx, inv));
+  MLC_TRY(inv, unary<graph::RsqrtOp>(n, ve));
+  MLC_TRY(y, binary<graph::MulOp>(n, dx, inv));
   return Normalized{y, mean, inv};
 }
 
@@ -105,8 +107,8 @@ LogicalResult convertInstanceNorm(N &n) {
   MLC_TRY(norm, normalize(n, x, iota(rank - 2, 2), eps));
   MLC_TRY(s, channelVector(n, n.input(1), rank));
   MLC_TRY(bv, channelVector(n, n.input(2), rank));
-  MLC_TRY(ys, binary(n, "mul", norm.y, s));
-  return out(n, binary(n, "add", ys, bv));
+  MLC_TRY(ys, binary<graph::MulOp>(n, norm.y, s));
+  return out(n, binary<graph::AddOp>(n, ys, bv));
 }
 
 LogicalResult convertLayerNorm(N &n) {
@@ -124,15 +126,16 @@ LogicalResult convertLayerNorm(N &n) {
     Value b = bias ? bias
                    : n.constant(cast<RankedTensorType>(scaleV.getType()),
                                 SmallVector<double>(product(normShape), 0));
-    return out(n, n.emit("layer_norm", {x, scaleV, b},
-                         {n.i64Attr("axis", axis),
-                          n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
+    return out(
+        n, n.emit<graph::LayerNormOp>(
+               {x, scaleV, b}, {n.i64Attr("axis", axis),
+                                n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
   }
   MLC_TRY(norm, normalize(n, x, iota(rank - axis, axis), eps));
-  MLC_TRY(ys, binary(n, "mul", norm.y, scaleV));
+  MLC_TRY(ys, binary<graph::MulOp>(n, norm.y, scaleV));
   Value y = ys;
   if (bias) {
-    MLC_TRY(yb, binary(n, "add", y, bias));
+    MLC_TRY(yb, binary<graph::AddOp>(n, y, bias));
     y = yb;
   }
   n.setOutput(0, y);
@@ -148,15 +151,15 @@ LogicalResult convertMVN(N &n) {
   Value x = n.input(0);
   MLC_TRY(axes, normalizeAxes(n, axesAttr, N::rankOf(x)));
   // ONNX's function body: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9).
-  MLC_TRY(mean, reduce(n, "reduce_mean", x, axes, true));
-  MLC_TRY(mean2, binary(n, "mul", mean, mean));
-  MLC_TRY(sq, binary(n, "mul", x, x));
-  MLC_TRY(msq, reduce(n, "reduce_mean", sq, axes, true));
-  MLC_TRY(var, binary(n, "sub", msq, mean2));
-  MLC_TRY(sd, unary(n, "sqrt", var));
+  MLC_TRY(mean, reduce<graph::ReduceMeanOp>(n, x, axes, true));
+  MLC_TRY(mean2, binary<graph::MulOp>(n, mean, mean));
+  MLC_TRY(sq, binary<graph::MulOp>(n, x, x));
+  MLC_TRY(msq, reduce<graph::ReduceMeanOp>(n, sq, axes, true));
+  MLC_TRY(var, binary<graph::SubOp>(n, msq, mean2));
+  MLC_TRY(sd, unary<graph::SqrtOp>(n, var));
   MLC_TRY(sde, addScalar(n, sd, 1e-9));
-  MLC_TRY(dx, binary(n, "sub", x, mean));
-  return out(n, binary(n, "div", dx, sde));
+  MLC_TRY(dx, binary<graph::SubOp>(n, x, mean));
+  return out(n, binary<graph::DivOp>(n, dx, sde));
 }
 
 LogicalResult convertLRN(N &n) {
@@ -170,42 +173,45 @@ LogicalResult convertLRN(N &n) {
     return n.error() << "input must be N x C x ...", failure();
   // Sum of squares over a channel window = size * avg-pool (padding
   // included) of x^2 viewed as [N, 1, C, rest].
-  MLC_TRY(sq, binary(n, "mul", x, x));
+  MLC_TRY(sq, binary<graph::MulOp>(n, x, x));
   int64_t rest = product(ArrayRef<int64_t>(shape).drop_front(2));
   MLC_TRY(v, reshape(n, sq, {shape[0], 1, shape[1], rest}));
   int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
-  MLC_TRY(avg, n.emit("avgpool2d", {v},
-                      {n.arrayAttr("kernel", {size, 1}),
-                       n.arrayAttr("strides", {1, 1}),
-                       n.arrayAttr("pads", {lo, 0, hi, 0}),
-                       n.boolAttr("count_include_pad", true)}));
+  MLC_TRY(avg, n.emit<graph::AvgPool2DOp>(
+                   {v}, {n.arrayAttr("kernel", {size, 1}),
+                         n.arrayAttr("strides", {1, 1}),
+                         n.arrayAttr("pads", {lo, 0, hi, 0}),
+                         n.boolAttr("count_include_pad", true)}));
   MLC_TRY(sum, reshape(n, avg, shape));
   // bias + alpha / size * sum = bias + alpha * avg
   MLC_TRY(scaled, scale(n, sum, alpha));
   MLC_TRY(base, addScalar(n, scaled, bias));
-  MLC_TRY(den, binary(n, "pow", base, n.scalarLike(x, beta)));
-  return out(n, binary(n, "div", x, den));
+  MLC_TRY(den, binary<graph::PowOp>(n, base, n.scalarLike(x, beta)));
+  return out(n, binary<graph::DivOp>(n, x, den));
 }
 
+/// Hardmax has no graph op: a one-hot of the first maximum.
+struct Hardmax {};
+
 /// Softmax-like ops: opset >= 13 along one axis; before, on the input
-/// flattened to 2-D at `axis` (default 1).
-LogicalResult convertSoftmaxLike(N &n, StringRef op) {
+/// flattened to 2-D at `axis` (default 1). OpTy is the graph op, or Hardmax.
+template <typename OpTy> LogicalResult convertSoftmaxLike(N &n) {
   Value x = n.input(0);
   int64_t rank = N::rankOf(x);
   MLC_TRY(axisAttr, n.getInt("axis", n.opset >= 13 ? -1 : 1));
   MLC_TRY(axis, n.normalizeAxis(axisAttr, rank));
   auto apply = [&](Value v, int64_t ax) -> FailureOr<Value> {
-    if (op != "hardmax")
-      return n.emit(op, {v}, {n.i64Attr("axis", ax)});
+    if constexpr (!std::is_same_v<OpTy, Hardmax>)
+      return n.emit<OpTy>({v}, {n.i64Attr("axis", ax)});
     // One-hot of the first maximum along ax.
-    MLC_TRY(am, n.emit("argmax", {v},
-                       {n.i64Attr("axis", ax), n.boolAttr("keepdims", true),
-                        n.boolAttr("select_last_index", false)}));
+    MLC_TRY(am, n.emit<graph::ArgMaxOp>(
+                    {v}, {n.i64Attr("axis", ax), n.boolAttr("keepdims", true),
+                          n.boolAttr("select_last_index", false)}));
     int64_t len = N::shapeOf(v)[ax];
     SmallVector<int64_t> ishape(N::rankOf(v), 1);
     ishape[ax] = len;
     Value idx = n.i64Constant(iota(len), ishape);
-    MLC_TRY(eq, compare(n, "eq", am, idx));
+    MLC_TRY(eq, compare(n, Pred::eq, am, idx));
     return castTo(n, eq, N::elementTypeOf(v));
   };
   if (n.opset >= 13)
@@ -217,11 +223,13 @@ LogicalResult convertSoftmaxLike(N &n, StringRef op) {
   MLC_TRY(y, apply(flat, 1));
   return out(n, reshape(n, y, s));
 }
-LogicalResult convertSoftmax(N &n) { return convertSoftmaxLike(n, "softmax"); }
-LogicalResult convertLogSoftmax(N &n) {
-  return convertSoftmaxLike(n, "log_softmax");
+LogicalResult convertSoftmax(N &n) {
+  return convertSoftmaxLike<graph::SoftmaxOp>(n);
 }
-LogicalResult convertHardmax(N &n) { return convertSoftmaxLike(n, "hardmax"); }
+LogicalResult convertLogSoftmax(N &n) {
+  return convertSoftmaxLike<graph::LogSoftmaxOp>(n);
+}
+LogicalResult convertHardmax(N &n) { return convertSoftmaxLike<Hardmax>(n); }
 
 constexpr int64_t kMax = kMaxONNXOpset;
 

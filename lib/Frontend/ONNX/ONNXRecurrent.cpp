@@ -120,7 +120,7 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
     return forDirection(n.input(i), d);
   };
   auto plus = [&](Value a, Value b) -> FailureOr<Value> {
-    return b ? binary(n, "add", a, b) : FailureOr<Value>(a);
+    return b ? binary<graph::AddOp>(n, a, b) : FailureOr<Value>(a);
   };
   auto gate = [&](Value v, int64_t g) { return take(v, 1, g, hidden); };
 
@@ -133,7 +133,7 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
     MLC_TRY(rt, transpose(n, rd, {1, 0}));
     // Input projections of all steps at once: [seq * batch, gh].
     MLC_TRY(x2, reshape(n, x, {seq * batch, in}));
-    MLC_TRY(xw2, binary(n, "matmul", x2, wt));
+    MLC_TRY(xw2, binary<graph::MatMulOp>(n, x2, wt));
     Value xw = xw2, rb;
     if (n.hasInput(3)) {
       MLC_TRY(bd, forDirection(n.input(3), d));
@@ -142,11 +142,11 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
       rb = rbb;
       if (kind == RecurrentKind::GRU && lbr) {
         // The hidden gate's recurrent bias goes inside r * (...).
-        MLC_TRY(xb, binary(n, "add", xw, wb));
+        MLC_TRY(xb, binary<graph::AddOp>(n, xw, wb));
         xw = xb;
       } else {
-        MLC_TRY(sum, binary(n, "add", wb, rbb));
-        MLC_TRY(xb, binary(n, "add", xw, sum));
+        MLC_TRY(sum, binary<graph::AddOp>(n, wb, rbb));
+        MLC_TRY(xb, binary<graph::AddOp>(n, xw, sum));
         xw = xb;
         rb = Value();
       }
@@ -193,11 +193,11 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
       int64_t t = reverse ? seq - 1 - k : k;
       MLC_TRY(xt0, take(xw3, 0, t, 1));
       MLC_TRY(xt, squeeze0(xt0));
-      MLC_TRY(hr, binary(n, "matmul", h, recurrent));
+      MLC_TRY(hr, binary<graph::MatMulOp>(n, h, recurrent));
       Value hNew, cNew;
       if (kind == RecurrentKind::RNN) {
-        MLC_TRY(a, binary(n, "add", xt, hr));
-        MLC_TRY(hn, unary(n, "tanh", a));
+        MLC_TRY(a, binary<graph::AddOp>(n, xt, hr));
+        MLC_TRY(hn, unary<graph::TanhOp>(n, a));
         hNew = hn;
       } else if (kind == RecurrentKind::GRU) {
         MLC_TRY(xz, gate(xt, 0));
@@ -205,33 +205,33 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         MLC_TRY(xh, gate(xt, 2));
         MLC_TRY(hz, gate(hr, 0));
         MLC_TRY(hrr, gate(hr, 1));
-        MLC_TRY(za, binary(n, "add", xz, hz));
+        MLC_TRY(za, binary<graph::AddOp>(n, xz, hz));
         MLC_TRY(zb, plus(za, rbz));
-        MLC_TRY(z, unary(n, "sigmoid", zb));
-        MLC_TRY(ra, binary(n, "add", xr, hrr));
+        MLC_TRY(z, unary<graph::SigmoidOp>(n, zb));
+        MLC_TRY(ra, binary<graph::AddOp>(n, xr, hrr));
         MLC_TRY(rbv, plus(ra, rbr));
-        MLC_TRY(rg, unary(n, "sigmoid", rbv));
+        MLC_TRY(rg, unary<graph::SigmoidOp>(n, rbv));
         Value pre;
         if (lbr) {
           MLC_TRY(hh, gate(hr, 2));
           MLC_TRY(hhb, plus(hh, rbh));
-          MLC_TRY(rhh, binary(n, "mul", rg, hhb));
-          MLC_TRY(p, binary(n, "add", xh, rhh));
+          MLC_TRY(rhh, binary<graph::MulOp>(n, rg, hhb));
+          MLC_TRY(p, binary<graph::AddOp>(n, xh, rhh));
           pre = p;
         } else {
-          MLC_TRY(rgh, binary(n, "mul", rg, h));
-          MLC_TRY(m, binary(n, "matmul", rgh, rh));
-          MLC_TRY(p, binary(n, "add", xh, m));
+          MLC_TRY(rgh, binary<graph::MulOp>(n, rg, h));
+          MLC_TRY(m, binary<graph::MatMulOp>(n, rgh, rh));
+          MLC_TRY(p, binary<graph::AddOp>(n, xh, m));
           pre = p;
         }
-        MLC_TRY(ht, unary(n, "tanh", pre));
+        MLC_TRY(ht, unary<graph::TanhOp>(n, pre));
         // (1 - z) * ht + z * h = ht + z * (h - ht)
-        MLC_TRY(dh, binary(n, "sub", h, ht));
-        MLC_TRY(zdh, binary(n, "mul", z, dh));
-        MLC_TRY(hn, binary(n, "add", ht, zdh));
+        MLC_TRY(dh, binary<graph::SubOp>(n, h, ht));
+        MLC_TRY(zdh, binary<graph::MulOp>(n, z, dh));
+        MLC_TRY(hn, binary<graph::AddOp>(n, ht, zdh));
         hNew = hn;
       } else {
-        MLC_TRY(a, binary(n, "add", xt, hr));
+        MLC_TRY(a, binary<graph::AddOp>(n, xt, hr));
         MLC_TRY(gi0, gate(a, 0));
         MLC_TRY(go0, gate(a, 1));
         MLC_TRY(gf0, gate(a, 2));
@@ -240,35 +240,35 @@ LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
         if (pi) {
           // Input and forget gates peek at the old cell, the output gate
           // at the new one.
-          MLC_TRY(pic, binary(n, "mul", pi, c));
-          MLC_TRY(pfc, binary(n, "mul", pf, c));
-          MLC_TRY(gi1, binary(n, "add", gi, pic));
-          MLC_TRY(gf1, binary(n, "add", gf, pfc));
+          MLC_TRY(pic, binary<graph::MulOp>(n, pi, c));
+          MLC_TRY(pfc, binary<graph::MulOp>(n, pf, c));
+          MLC_TRY(gi1, binary<graph::AddOp>(n, gi, pic));
+          MLC_TRY(gf1, binary<graph::AddOp>(n, gf, pfc));
           gi = gi1;
           gf = gf1;
         }
-        MLC_TRY(i, unary(n, "sigmoid", gi));
-        MLC_TRY(f, unary(n, "sigmoid", gf));
-        MLC_TRY(cc, unary(n, "tanh", gc0));
-        MLC_TRY(fc, binary(n, "mul", f, c));
-        MLC_TRY(ic, binary(n, "mul", i, cc));
-        MLC_TRY(cn, binary(n, "add", fc, ic));
+        MLC_TRY(i, unary<graph::SigmoidOp>(n, gi));
+        MLC_TRY(f, unary<graph::SigmoidOp>(n, gf));
+        MLC_TRY(cc, unary<graph::TanhOp>(n, gc0));
+        MLC_TRY(fc, binary<graph::MulOp>(n, f, c));
+        MLC_TRY(ic, binary<graph::MulOp>(n, i, cc));
+        MLC_TRY(cn, binary<graph::AddOp>(n, fc, ic));
         cNew = cn;
         if (po) {
-          MLC_TRY(poc, binary(n, "mul", po, cNew));
-          MLC_TRY(go1, binary(n, "add", go, poc));
+          MLC_TRY(poc, binary<graph::MulOp>(n, po, cNew));
+          MLC_TRY(go1, binary<graph::AddOp>(n, go, poc));
           go = go1;
         }
-        MLC_TRY(o, unary(n, "sigmoid", go));
-        MLC_TRY(tc, unary(n, "tanh", cNew));
-        MLC_TRY(hn, binary(n, "mul", o, tc));
+        MLC_TRY(o, unary<graph::SigmoidOp>(n, go));
+        MLC_TRY(tc, unary<graph::TanhOp>(n, cNew));
+        MLC_TRY(hn, binary<graph::MulOp>(n, o, tc));
         hNew = hn;
       }
       Value yt = hNew;
       if (lens64) {
         // Past a sequence's end: the state stays, the output is zero.
         Value tk = n.i64Constant({t}, {});
-        MLC_TRY(live, compare(n, "lt", tk, lens64));
+        MLC_TRY(live, compare(n, Pred::lt, tk, lens64));
         MLC_TRY(hk, select(n, live, hNew, h));
         MLC_TRY(yk, select(n, live, hNew, n.scalarLike(hNew, 0)));
         hNew = hk;

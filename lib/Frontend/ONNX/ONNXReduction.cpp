@@ -31,6 +31,23 @@ enum class ReduceKind {
   SumSquare
 };
 
+/// The graph reduction a kind ends in (after its elementwise prologue).
+FailureOr<Value> reduceByKind(N &n, ReduceKind kind, Value v,
+                              ArrayRef<int64_t> axes, bool keepdims) {
+  switch (kind) {
+  case ReduceKind::Mean:
+    return reduce<graph::ReduceMeanOp>(n, v, axes, keepdims);
+  case ReduceKind::Max:
+    return reduce<graph::ReduceMaxOp>(n, v, axes, keepdims);
+  case ReduceKind::Min:
+    return reduce<graph::ReduceMinOp>(n, v, axes, keepdims);
+  case ReduceKind::Prod:
+    return reduce<graph::ReduceProdOp>(n, v, axes, keepdims);
+  default:
+    return reduce<graph::ReduceSumOp>(n, v, axes, keepdims);
+  }
+}
+
 LogicalResult convertReduce(N &n, ReduceKind kind) {
   Value x = n.input(0);
   int64_t rank = N::rankOf(x);
@@ -57,34 +74,29 @@ LogicalResult convertReduce(N &n, ReduceKind kind) {
   Value v = x;
   switch (kind) {
   case ReduceKind::L1: {
-    MLC_TRY(a, unary(n, "abs", x));
+    MLC_TRY(a, unary<graph::AbsOp>(n, x));
     v = a;
     break;
   }
   case ReduceKind::L2:
   case ReduceKind::SumSquare: {
-    MLC_TRY(a, binary(n, "mul", x, x));
+    MLC_TRY(a, binary<graph::MulOp>(n, x, x));
     v = a;
     break;
   }
   case ReduceKind::LogSumExp: {
-    MLC_TRY(a, unary(n, "exp", x));
+    MLC_TRY(a, unary<graph::ExpOp>(n, x));
     v = a;
     break;
   }
   default:
     break;
   }
-  StringRef op = kind == ReduceKind::Mean   ? "reduce_mean"
-                 : kind == ReduceKind::Max  ? "reduce_max"
-                 : kind == ReduceKind::Min  ? "reduce_min"
-                 : kind == ReduceKind::Prod ? "reduce_prod"
-                                            : "reduce_sum";
-  MLC_TRY(r, reduce(n, op, v, norm, keep != 0));
+  MLC_TRY(r, reduceByKind(n, kind, v, norm, keep != 0));
   if (kind == ReduceKind::L2)
-    return out(n, unary(n, "sqrt", r));
+    return out(n, unary<graph::SqrtOp>(n, r));
   if (kind == ReduceKind::LogSum || kind == ReduceKind::LogSumExp)
-    return out(n, unary(n, "log", r));
+    return out(n, unary<graph::LogOp>(n, r));
   return out(n, r);
 }
 
@@ -102,18 +114,22 @@ MLC_REDUCE(ReduceLogSumExp, ReduceKind::LogSumExp)
 MLC_REDUCE(ReduceSumSquare, ReduceKind::SumSquare)
 #undef MLC_REDUCE
 
-LogicalResult convertArgMinMax(N &n, StringRef op) {
+template <typename OpTy> LogicalResult convertArgMinMax(N &n) {
   Value x = n.input(0);
   MLC_TRY(axisAttr, n.getInt("axis", 0));
   MLC_TRY(keep, n.getInt("keepdims", 1));
   MLC_TRY(last, n.getInt("select_last_index", 0));
   MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
-  return out(n, n.emit(op, {x},
-                       {n.i64Attr("axis", axis), n.boolAttr("keepdims", keep),
-                        n.boolAttr("select_last_index", last)}));
+  return out(n, n.emit<OpTy>({x}, {n.i64Attr("axis", axis),
+                                   n.boolAttr("keepdims", keep),
+                                   n.boolAttr("select_last_index", last)}));
 }
-LogicalResult convertArgMax(N &n) { return convertArgMinMax(n, "argmax"); }
-LogicalResult convertArgMin(N &n) { return convertArgMinMax(n, "argmin"); }
+LogicalResult convertArgMax(N &n) {
+  return convertArgMinMax<graph::ArgMaxOp>(n);
+}
+LogicalResult convertArgMin(N &n) {
+  return convertArgMinMax<graph::ArgMinOp>(n);
+}
 
 LogicalResult convertCumSum(N &n) {
   MLC_TRY(exclusive, n.getInt("exclusive", 0));
@@ -123,10 +139,10 @@ LogicalResult convertCumSum(N &n) {
     return n.error() << "axis must be a scalar", failure();
   Value x = n.input(0);
   MLC_TRY(axis, n.normalizeAxis(axisV[0], N::rankOf(x)));
-  return out(
-      n, n.emit("cumsum", {x},
-                {n.i64Attr("axis", axis), n.boolAttr("exclusive", exclusive),
-                 n.boolAttr("reverse", reverse)}));
+  return out(n,
+             n.emit<graph::CumSumOp>({x}, {n.i64Attr("axis", axis),
+                                           n.boolAttr("exclusive", exclusive),
+                                           n.boolAttr("reverse", reverse)}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -150,7 +166,7 @@ FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
   MLC_TRY(t, castTo(n, target, n.b.getI64Type()));
   Value mask, safe = t;
   if (ignore) {
-    MLC_TRY(m, compare(n, "ne", t, n.scalarLike(t, double(*ignore))));
+    MLC_TRY(m, compare(n, Pred::ne, t, n.scalarLike(t, double(*ignore))));
     MLC_TRY(s, select(n, m, t, n.scalarLike(t, 0)));
     mask = m;
     safe = s;
@@ -161,19 +177,20 @@ FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
   MLC_TRY(te, reshape(n, safe, tshape));
   SmallVector<int64_t> cshape(rank, 1);
   cshape[1] = classes;
-  MLC_TRY(hot, compare(n, "eq", te, n.i64Constant(iota(classes), cshape)));
+  MLC_TRY(hot, compare(n, Pred::eq, te, n.i64Constant(iota(classes), cshape)));
   MLC_TRY(picked, select(n, hot, logp, n.scalarLike(logp, 0)));
-  MLC_TRY(sum, reduce(n, "reduce_sum", picked, {1}, false));
-  MLC_TRY(loss, unary(n, "neg", sum));
+  MLC_TRY(sum, reduce<graph::ReduceSumOp>(n, picked, {1}, false));
+  MLC_TRY(loss, unary<graph::NegOp>(n, sum));
   Value w;
   if (weight) {
-    MLC_TRY(wg, n.emit("gather", {weight, safe}, {n.i64Attr("axis", 0)}));
+    MLC_TRY(wg,
+            n.emit<graph::GatherOp>({weight, safe}, {n.i64Attr("axis", 0)}));
     w = wg;
   }
   if (mask) {
     MLC_TRY(mf, castTo(n, mask, N::elementTypeOf(logp)));
     if (w) {
-      MLC_TRY(wm, binary(n, "mul", w, mf));
+      MLC_TRY(wm, binary<graph::MulOp>(n, w, mf));
       w = wm;
     } else {
       w = mf;
@@ -181,20 +198,20 @@ FailureOr<Value> nllLoss(N &n, Value logp, Value target, Value weight) {
   }
   Value l = loss;
   if (w) {
-    MLC_TRY(lw, binary(n, "mul", loss, w));
+    MLC_TRY(lw, binary<graph::MulOp>(n, loss, w));
     l = lw;
   }
   if (reduction == "none")
     return l;
   SmallVector<int64_t> all = iota(N::rankOf(l));
-  MLC_TRY(total, reduce(n, "reduce_sum", l, all, false));
+  MLC_TRY(total, reduce<graph::ReduceSumOp>(n, l, all, false));
   if (reduction == "sum")
     return total;
   if (!w)
-    return binary(n, "div", total,
-                  n.scalarLike(total, double(product(N::shapeOf(l)))));
-  MLC_TRY(wsum, reduce(n, "reduce_sum", w, all, false));
-  return binary(n, "div", total, wsum);
+    return binary<graph::DivOp>(
+        n, total, n.scalarLike(total, double(product(N::shapeOf(l)))));
+  MLC_TRY(wsum, reduce<graph::ReduceSumOp>(n, w, all, false));
+  return binary<graph::DivOp>(n, total, wsum);
 }
 
 LogicalResult convertNLLLoss(N &n) {
@@ -202,7 +219,8 @@ LogicalResult convertNLLLoss(N &n) {
 }
 
 LogicalResult convertSCELoss(N &n) {
-  MLC_TRY(logp, n.emit("log_softmax", {n.input(0)}, {n.i64Attr("axis", 1)}));
+  MLC_TRY(logp,
+          n.emit<graph::LogSoftmaxOp>({n.input(0)}, {n.i64Attr("axis", 1)}));
   MLC_TRY(loss, nllLoss(n, logp, n.input(1), n.input(2)));
   n.setOutput(0, loss);
   if (n.wantsOutput(1))
@@ -210,7 +228,7 @@ LogicalResult convertSCELoss(N &n) {
   return success();
 }
 
-LogicalResult convertSum(N &n) { return out(n, foldInputs(n, "add")); }
+LogicalResult convertSum(N &n) { return out(n, foldInputs<graph::AddOp>(n)); }
 
 constexpr int64_t kMax = kMaxONNXOpset;
 

@@ -190,7 +190,7 @@ LogicalResult resizeWith(N &n, Value x, const ResizeAttrs &a,
         n.constant(RankedTensorType::get({width, outLen}, elt), w));
   }
   operands.append(weights);
-  MLC_TRY(r, n.emit("resize", operands, {n.arrayAttr("axes", axes)}));
+  MLC_TRY(r, n.emit<graph::ResizeOp>(operands, {n.arrayAttr("axes", axes)}));
   bool extrapolates = llvm::any_of(perAxis, [](const AxisTaps &t) {
     return llvm::is_contained(t.extra, true);
   });
@@ -216,8 +216,8 @@ LogicalResult resizeWith(N &n, Value x, const ResizeAttrs &a,
       pos[k] = 0;
     }
   }
-  MLC_TRY(sum, binary(n, "add", r,
-                      n.constant(RankedTensorType::get(eshape, elt), e)));
+  MLC_TRY(sum, binary<graph::AddOp>(
+                   n, r, n.constant(RankedTensorType::get(eshape, elt), e)));
   n.setOutput(0, sum);
   return success();
 }

@@ -132,7 +132,7 @@ LogicalResult convertTranspose(N &n) {
   SmallVector<int64_t> rev = iota(N::rankOf(x));
   std::reverse(rev.begin(), rev.end());
   MLC_TRY(perm, n.getInts("perm", rev));
-  return out(n, n.emit("transpose", {x}, {n.arrayAttr("perm", perm)}));
+  return out(n, n.emit<graph::TransposeOp>({x}, {n.arrayAttr("perm", perm)}));
 }
 
 LogicalResult convertConcat(N &n) {
@@ -259,9 +259,9 @@ LogicalResult convertSlice(N &n) {
   Value r = x;
   if (s != SmallVector<int64_t>(rank, 0) || e != SmallVector<int64_t>(shape) ||
       st != SmallVector<int64_t>(rank, 1)) {
-    MLC_TRY(v, n.emit("slice", {r},
-                      {n.arrayAttr("starts", s), n.arrayAttr("ends", e),
-                       n.arrayAttr("steps", st)}));
+    MLC_TRY(v, n.emit<graph::SliceOp>({r}, {n.arrayAttr("starts", s),
+                                            n.arrayAttr("ends", e),
+                                            n.arrayAttr("steps", st)}));
     r = v;
   }
   for (auto &[ax, idx] : reversed) {
@@ -278,20 +278,22 @@ LogicalResult convertGather(N &n) {
   Value x = n.input(0), idx = n.input(1);
   MLC_TRY(axisAttr, n.getInt("axis", 0));
   MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
-  return out(n, n.emit("gather", {x, idx}, {n.i64Attr("axis", axis)}));
+  return out(n, n.emit<graph::GatherOp>({x, idx}, {n.i64Attr("axis", axis)}));
 }
 
 LogicalResult convertGatherElements(N &n) {
   Value x = n.input(0), idx = n.input(1);
   MLC_TRY(axisAttr, n.getInt("axis", 0));
   MLC_TRY(axis, n.normalizeAxis(axisAttr, N::rankOf(x)));
-  return out(n, n.emit("gather_elements", {x, idx}, {n.i64Attr("axis", axis)}));
+  return out(
+      n, n.emit<graph::GatherElementsOp>({x, idx}, {n.i64Attr("axis", axis)}));
 }
 
 LogicalResult convertExpand(N &n) {
   MLC_TRY(shape, n.constantInts(1, "shape"));
   Value x = n.input(0);
-  return out(n, n.emit("broadcast_to", {x}, {n.arrayAttr("shape", shape)}));
+  return out(n,
+             n.emit<graph::BroadcastToOp>({x}, {n.arrayAttr("shape", shape)}));
 }
 
 LogicalResult convertTile(N &n) {
