@@ -15,8 +15,8 @@
 
 #include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"

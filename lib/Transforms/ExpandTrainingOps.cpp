@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Dialect/Graph/GraphBuilders.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Dialect/Graph/VJPUtils.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "llvm/ADT/TypeSwitch.h"

@@ -8,7 +8,7 @@
 
 #include "CommandLine.h"
 
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"

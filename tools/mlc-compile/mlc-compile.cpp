@@ -13,7 +13,7 @@
 
 #include "mlc/Compiler/Compiler.h"
 #include "mlc/Compiler/Pipelines.h"
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"

@@ -1,7 +1,7 @@
 //===- TensorFile.cpp - tensor files for model inputs and outputs ---------===//
 
 #include "TensorFile.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -21,7 +21,7 @@ using P = ComparePredicate;
 #define MLC_UNARY_VJP(OP, EXPR)                                                \
   LogicalResult OP::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,          \
                              SmallVectorImpl<Value> &dxs) {                    \
-    GraphBuilder e(builder, getLoc());                                           \
+    VJPBuilder e(builder, getLoc());                                           \
     Value g = dys[0], x = getInput(), y = getResult();                         \
     (void)x;                                                                   \
     (void)y;                                                                   \
@@ -31,7 +31,7 @@ using P = ComparePredicate;
 
 namespace {
 /// 1 - x * x, a factor of several inverse-trigonometric derivatives.
-Value oneMinusSquare(GraphBuilder &e, Value x) {
+Value oneMinusSquare(VJPBuilder &e, Value x) {
   return e.sub(e.scalar(x, 1.0), e.mul(x, x));
 }
 } // namespace
@@ -65,7 +65,7 @@ MLC_UNARY_VJP(AtanhOp, e.div(g, oneMinusSquare(e, x)))
 
 LogicalResult GeluOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], x = getInput();
   Value half = e.scalar(x, 0.5), one = e.scalar(x, 1.0);
   Value d;
@@ -100,7 +100,7 @@ LogicalResult GeluOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 #define MLC_BINARY_VJP(OP, DA, DB)                                             \
   LogicalResult OP::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,          \
                              SmallVectorImpl<Value> &dxs) {                    \
-    GraphBuilder e(builder, getLoc());                                           \
+    VJPBuilder e(builder, getLoc());                                           \
     Value g = dys[0], a = getLhs(), b = getRhs(), z = getResult();             \
     (void)z;                                                                   \
     dxs.push_back(e.sumToShape(DA, a.getType()));                              \
@@ -127,7 +127,7 @@ MLC_BINARY_VJP(MinOp, e.where(e.cmp(P::le, a, b), g),
 
 LogicalResult SelectOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], c = getCondition();
   dxs.push_back(nullptr);
   dxs.push_back(e.sumToShape(e.where(c, g), getTrueValue().getType()));
@@ -143,7 +143,7 @@ LogicalResult CastOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
     dxs.push_back(nullptr);
     return success();
   }
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   dxs.push_back(e.cast(dys[0], tensorTypeOf(getInput()).getElementType()));
   return success();
 }

@@ -18,7 +18,7 @@ using P = ComparePredicate;
 
 LogicalResult MatMulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], a = getLhs(), b = getRhs();
   // Batch dims that broadcast are summed back by sumToShape.
   dxs.push_back(e.sumToShape(e.matmul(g, e.transposeLast2(b)), a.getType()));
@@ -29,7 +29,7 @@ LogicalResult MatMulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], x = getInput(), w = getFilter();
   ArrayRef<int64_t> s = getStrides(), p = getPads(), d = getDilations();
   int64_t groups = getGroups();
@@ -119,7 +119,7 @@ Value cropPads(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> p) {
 LogicalResult MaxPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], x = getInput(), y = getResult();
   ArrayRef<int64_t> k = getKernel(), p = getPads();
   Windows win = makeWindows(x, y, getStrides(), p, getDilations());
@@ -153,7 +153,7 @@ LogicalResult MaxPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], x = getInput(), y = getResult();
   ArrayRef<int64_t> k = getKernel(), s = getStrides(), p = getPads();
   int64_t ones[] = {1, 1};
@@ -190,7 +190,7 @@ LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult GlobalAvgPoolOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                         SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   ArrayRef<int64_t> xs = tensorTypeOf(getInput()).getShape();
   dxs.push_back(
       e.broadcastTo(e.scale(dys[0], 1.0 / double(xs[2] * xs[3])), xs));
@@ -219,7 +219,7 @@ LogicalResult BatchNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
   // Inference form: mean and variance are inputs, so every operand is an
   // independent leaf.
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], x = getInput(), scale = getScale(), mean = getMean(),
         var = getVariance();
   SmallVector<int64_t> cs = channelShape(x), axes = nonChannelAxes(x);
@@ -242,7 +242,7 @@ LogicalResult BatchNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 LogicalResult BatchNormTrainOp::buildVJP(OpBuilder &builder,
                                          ArrayRef<Value> dys,
                                          SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value x = getInput(), scale = getScale(), mean = getMean(),
         var = getVariance();
   SmallVector<int64_t> cs = channelShape(x), axes = nonChannelAxes(x);
@@ -280,7 +280,7 @@ LogicalResult BatchNormTrainOp::buildVJP(OpBuilder &builder,
 
 LogicalResult LayerNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], x = getInput(), scale = getScale();
   int64_t rank = tensorTypeOf(x).getRank();
   SmallVector<int64_t> axes(rank - int64_t(getAxis()));
@@ -303,7 +303,7 @@ LogicalResult LayerNormOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult SoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                   SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], y = getResult();
   int64_t axis = getAxis();
   Value dot = e.reduceSum(e.mul(g, y), {axis}, true);
@@ -313,7 +313,7 @@ LogicalResult SoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult LogSoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                      SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], y = getResult();
   int64_t axis = getAxis();
   Value sum = e.reduceSum(g, {axis}, true);
@@ -325,7 +325,7 @@ LogicalResult SoftmaxCrossEntropyOp::buildVJP(OpBuilder &builder,
                                               ArrayRef<Value> dys,
                                               SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], logits = getLogits();
   auto type = tensorTypeOf(logits);
   int64_t n = type.getDimSize(0), c = type.getDimSize(1);
@@ -341,7 +341,7 @@ LogicalResult SoftmaxCrossEntropyOp::buildVJP(OpBuilder &builder,
 
 LogicalResult MSELossOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                   SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value g = dys[0], pred = getPrediction(), target = getTarget();
   double numel = double(tensorTypeOf(pred).getNumElements());
   Value d = e.mul(e.sub(pred, target), e.scale(g, 2.0 / numel));

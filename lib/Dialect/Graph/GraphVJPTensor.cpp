@@ -22,7 +22,7 @@ int64_t reducedCount(Value x, ArrayRef<int64_t> axes) {
   return n;
 }
 
-template <typename OpT> Value expandResult(GraphBuilder &e, OpT op, Value v) {
+template <typename OpT> Value expandResult(VJPBuilder &e, OpT op, Value v) {
   return e.expandReduced(v, op.getAxes(), op.getKeepdims(),
                          tensorTypeOf(op.getInput()).getShape());
 }
@@ -30,7 +30,7 @@ template <typename OpT> Value expandResult(GraphBuilder &e, OpT op, Value v) {
 /// reduce_max/min: the cotangent is shared evenly by the elements equal to
 /// the result.
 template <typename OpT> Value extremeVJP(OpBuilder &builder, OpT op, Value g) {
-  GraphBuilder e(builder, op.getLoc());
+  VJPBuilder e(builder, op.getLoc());
   Value x = op.getInput();
   Value mask = e.cmp(P::eq, x, expandResult(e, op, op.getResult()));
   Type elt = tensorTypeOf(x).getElementType();
@@ -41,14 +41,14 @@ template <typename OpT> Value extremeVJP(OpBuilder &builder, OpT op, Value g) {
 
 LogicalResult ReduceSumOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   dxs.push_back(expandResult(e, *this, dys[0]));
   return success();
 }
 
 LogicalResult ReduceMeanOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                      SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   double n = double(reducedCount(getInput(), getAxes()));
   dxs.push_back(expandResult(e, *this, e.scale(dys[0], 1.0 / n)));
   return success();
@@ -69,7 +69,7 @@ LogicalResult ReduceMinOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 LogicalResult ReduceProdOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                      SmallVectorImpl<Value> &dxs) {
   // The product of the others is y / x: exact only for nonzero x.
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   Value gy = e.mul(dys[0], getResult());
   dxs.push_back(e.div(expandResult(e, *this, gy), getInput()));
   return success();
@@ -85,14 +85,14 @@ LogicalResult CumSumOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult ReshapeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                   SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   dxs.push_back(e.reshape(dys[0], tensorTypeOf(getInput()).getShape()));
   return success();
 }
 
 LogicalResult TransposeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                     SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   ArrayRef<int64_t> perm = getPerm();
   SmallVector<int64_t> inverse(perm.size());
   for (size_t i = 0; i < perm.size(); ++i)
@@ -103,7 +103,7 @@ LogicalResult TransposeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
 
 LogicalResult ConcatOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
-  GraphBuilder e(builder, getLoc());
+  VJPBuilder e(builder, getLoc());
   int64_t axis = getAxis(), offset = 0;
   for (Value in : getInputs()) {
     int64_t len = tensorTypeOf(in).getDimSize(axis);
@@ -145,7 +145,7 @@ LogicalResult GatherOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
   // data[p, d, q] gets sum_k [idx[k] == d] g[p, k, q]: a one-hot matmul.
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   auto dataType = tensorTypeOf(getData());
   ArrayRef<int64_t> ds = dataType.getShape();
   int64_t axis = getAxis();
@@ -171,7 +171,7 @@ LogicalResult GatherElementsOp::buildVJP(OpBuilder &builder,
   // A one-hot dim after `axis` selects the data row of each element, the
   // sum over `axis` collects them; the indices may cover less than data.
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   ArrayRef<int64_t> ds = tensorTypeOf(getData()).getShape();
   ArrayRef<int64_t> is = tensorTypeOf(getIndices()).getShape();
   int64_t axis = getAxis();

@@ -20,7 +20,7 @@ namespace {
 /// as a matrix.
 Value interpolationMatrix(OpBuilder &b, Location loc, Value idx, Value w,
                           int64_t inSize) {
-  GraphBuilder e(b, loc);
+  VJPBuilder e(b, loc);
   Type it = tensorTypeOf(idx).getElementType();
   auto c = [&](int64_t v) { return splatConstant(b, loc, it, {}, v); };
   idx = MaxOp::create(b, loc, MinOp::create(b, loc, idx, c(inSize - 1)), c(0));
@@ -32,7 +32,7 @@ Value interpolationMatrix(OpBuilder &b, Location loc, Value idx, Value w,
 }
 
 /// g'[.., i, ..] = sum_o m[o, i] * g[.., o, ..] along `axis`.
-Value contractAxis(GraphBuilder &e, Value g, Value m, int64_t axis) {
+Value contractAxis(VJPBuilder &e, Value g, Value m, int64_t axis) {
   ArrayRef<int64_t> gs = tensorTypeOf(g).getShape();
   int64_t rank = gs.size(), in = tensorTypeOf(m).getDimSize(1);
   SmallVector<int64_t> perm;
@@ -57,7 +57,7 @@ Value contractAxis(GraphBuilder &e, Value g, Value m, int64_t axis) {
 LogicalResult ResizeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> dys,
                                  SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], x = getInput();
   ArrayRef<int64_t> axes = getAxes();
   ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
@@ -107,7 +107,7 @@ LogicalResult ConvTranspose2DOp::buildVJP(OpBuilder &builder,
                                           ArrayRef<Value> dys,
                                           SmallVectorImpl<Value> &dxs) {
   Location loc = getLoc();
-  GraphBuilder e(builder, loc);
+  VJPBuilder e(builder, loc);
   Value g = dys[0], x = getInput(), w = getFilter();
   ArrayRef<int64_t> xs = tensorTypeOf(x).getShape();
   ArrayRef<int64_t> ws = tensorTypeOf(w).getShape();

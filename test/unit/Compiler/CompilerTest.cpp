@@ -7,7 +7,7 @@
 
 #include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Target/ModelEmitter.h"
 #include "mlc/Transforms/Autodiff.h"
 

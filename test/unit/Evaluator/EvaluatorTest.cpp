@@ -14,7 +14,7 @@
 #include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
-#include "mlc/Frontend/ImportModel.h"
+#include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

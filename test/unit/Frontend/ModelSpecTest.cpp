@@ -3,8 +3,8 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
-#include "mlc/Frontend/ModelSpec.h"
-#include "mlc/Frontend/Safetensors.h"
+#include "mlc/Frontend/JSON/ModelSpec.h"
+#include "mlc/Frontend/JSON/Safetensors.h"
 
 #include "Support/ScratchDir.h"
 

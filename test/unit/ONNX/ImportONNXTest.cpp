@@ -12,7 +12,7 @@
 
 #include "Support/DiagCollector.h"
 #include "TestModels.h"
-#include "mlc/Frontend/ImportONNX.h"
+#include "mlc/Frontend/ONNX/ImportONNX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "TestModels.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include <cerrno>
 #include <climits>

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorFile.h"
-#include "mlc/Frontend/ONNXModel.h"
+#include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include <catch2/catch.hpp>
 

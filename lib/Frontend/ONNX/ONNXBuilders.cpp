@@ -1,0 +1,102 @@
+//===- ONNXBuilders.cpp - graph-op building blocks for converters ---------===//
+
+#include "ONNXBuilders.h"
+
+using namespace mlir;
+
+namespace mlc::frontend {
+
+FailureOr<Value> reshape(N &n, Value x, ArrayRef<int64_t> shape) {
+  if (N::shapeOf(x) == shape)
+    return x;
+  return n.emit<graph::ReshapeOp>({x}, {n.arrayAttr("shape", shape)});
+}
+FailureOr<Value> transpose(N &n, Value x, ArrayRef<int64_t> perm) {
+  if (llvm::equal(perm, iota(perm.size())))
+    return x;
+  return n.emit<graph::TransposeOp>({x}, {n.arrayAttr("perm", perm)});
+}
+FailureOr<Value> castTo(N &n, Value x, Type to) {
+  if (N::elementTypeOf(x) == to)
+    return x;
+  return n.emit<graph::CastOp>({x}, {n.attr("to", TypeAttr::get(to))});
+}
+FailureOr<Value> compare(N &n, Pred pred, Value a, Value b) {
+  return n.emit<graph::CompareOp>(
+      {a, b},
+      {n.attr("predicate", graph::ComparePredicateAttr::get(n.ctx, pred))});
+}
+FailureOr<Value> select(N &n, Value c, Value a, Value b) {
+  return n.emit<graph::SelectOp>({c, a, b});
+}
+FailureOr<Value> concat(N &n, ValueRange xs, int64_t axis) {
+  if (xs.size() == 1)
+    return Value(xs[0]);
+  return n.emit<graph::ConcatOp>(xs, {n.i64Attr("axis", axis)});
+}
+/// Elements [start, end) with `step` along `axis`, everything elsewhere.
+FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
+                           int64_t end, int64_t step) {
+  ArrayRef<int64_t> shape = N::shapeOf(x);
+  if (start == 0 && end == shape[axis] && step == 1)
+    return x;
+  SmallVector<int64_t> s(shape.size(), 0), e(shape), st(shape.size(), 1);
+  s[axis] = start;
+  e[axis] = end;
+  st[axis] = step;
+  return n.emit<graph::SliceOp>({x}, {n.arrayAttr("starts", s),
+                                      n.arrayAttr("ends", e),
+                                      n.arrayAttr("steps", st)});
+}
+/// x[..., indices, ...] along `axis` with constant indices.
+FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
+                          ArrayRef<int64_t> indices) {
+  if (llvm::equal(indices, iota(N::shapeOf(x)[axis])))
+    return x;
+  Value idx = n.i64Constant(indices, {int64_t(indices.size())});
+  return n.emit<graph::GatherOp>({x, idx}, {n.i64Attr("axis", axis)});
+}
+FailureOr<Value> padConstant(N &n, Value x, ArrayRef<int64_t> pads,
+                             double value) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return x;
+  return n.emit<graph::PadOp>(
+      {x},
+      {n.arrayAttr("pads", pads), n.attr("value", n.b.getF64FloatAttr(value))});
+}
+/// Multiplies by a scalar unless it is 1.
+FailureOr<Value> scale(N &n, Value x, double s) {
+  if (s == 1.0)
+    return x;
+  return binary<graph::MulOp>(n, x, n.scalarLike(x, s));
+}
+FailureOr<Value> addScalar(N &n, Value x, double s) {
+  if (s == 0.0)
+    return x;
+  return binary<graph::AddOp>(n, x, n.scalarLike(x, s));
+}
+
+/// Normalized, sorted, unique axes.
+FailureOr<SmallVector<int64_t>> normalizeAxes(N &n, ArrayRef<int64_t> axes,
+                                              int64_t rank) {
+  SmallVector<int64_t> out;
+  for (int64_t a : axes) {
+    MLC_TRY(v, n.normalizeAxis(a, rank, "axis"));
+    if (llvm::is_contained(out, v)) {
+      n.error() << "axis " << a << " is repeated";
+      return failure();
+    }
+    out.push_back(v);
+  }
+  llvm::sort(out);
+  return out;
+}
+
+LogicalResult out(N &n, FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  n.setOutput(0, *v);
+  return success();
+}
+
+} // namespace mlc::frontend

@@ -1,0 +1,493 @@
+//===- ONNXModel.cpp - ONNX protobuf -> plain C++ data --------------------===//
+//
+// The only file that includes the ONNX protobuf headers. Everything that can
+// be checked without knowing operators is checked here, so the importer can
+// trust sizes and names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlc/Frontend/ONNX/ONNXModel.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace mlc::onnx {
+
+namespace {
+
+namespace pb = ::onnx;
+
+/// No tensor in a model we can compile has more elements than this; it also
+/// keeps byte counts far from overflowing.
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
+std::string quote(const std::string &s) { return "'" + s + "'"; }
+
+bool readFile(const std::string &path, std::string &bytes, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open file: " + std::string(strerror(errno));
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  bytes = ss.str();
+  return true;
+}
+
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+template <typename T> void appendLE(std::vector<char> &out, T v) {
+  char bytes[sizeof(T)];
+  memcpy(bytes, &v, sizeof(T));
+  out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+
+/// Loads external data ("location", "offset", "length") into `data`.
+bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
+                  int64_t expectedBytes, std::vector<char> &data,
+                  std::string &error) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto &kv : t.external_data()) {
+    try {
+      size_t used = 0;
+      if (kv.key() == "location")
+        location = kv.value();
+      else if (kv.key() == "offset")
+        offset = std::stoll(kv.value(), &used);
+      else if (kv.key() == "length")
+        length = std::stoll(kv.value(), &used);
+      if (kv.key() != "location" && used != kv.value().size() &&
+          (kv.key() == "offset" || kv.key() == "length"))
+        throw std::invalid_argument(kv.key());
+    } catch (...) {
+      error = "external data entry '" + kv.key() + "' is not a number: '" +
+              kv.value() + "'";
+      return false;
+    }
+  }
+  if (location.empty()) {
+    error = "external data has no 'location'";
+    return false;
+  }
+  bool escapes = location[0] == '/' || location == ".." ||
+                 location.rfind("../", 0) == 0 ||
+                 location.find("/../") != std::string::npos ||
+                 (location.size() >= 3 &&
+                  location.compare(location.size() - 3, 3, "/..") == 0);
+  if (escapes) {
+    error = "external data location '" + location +
+            "' must be a relative path inside the model's directory";
+    return false;
+  }
+  if (offset < 0 || (length >= 0 && length != expectedBytes)) {
+    error = "external data in '" + location + "' has offset " +
+            std::to_string(offset) + " and length " + std::to_string(length) +
+            ", but the tensor needs " + std::to_string(expectedBytes) +
+            " bytes";
+    return false;
+  }
+  std::string file = baseDir + "/" + location;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error =
+        "cannot open external data file '" + location + "': " + strerror(errno);
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  int64_t size = in.tellg();
+  if (expectedBytes > size || offset > size - expectedBytes) {
+    error = "external data file '" + location + "' has " +
+            std::to_string(size) + " bytes, but the tensor needs " +
+            std::to_string(expectedBytes) + " bytes at offset " +
+            std::to_string(offset);
+    return false;
+  }
+  data.resize(size_t(expectedBytes));
+  in.seekg(offset);
+  in.read(data.data(), expectedBytes);
+  if (!in) {
+    error = "cannot read external data file '" + location + "'";
+    return false;
+  }
+  return true;
+}
+
+bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
+                   Tensor &out, std::string &error) {
+  out.name = t.name();
+  out.dataType = t.data_type();
+  out.dims.assign(t.dims().begin(), t.dims().end());
+  if (t.has_segment()) {
+    error = "segmented tensors are not supported";
+    return false;
+  }
+  int64_t n = 1;
+  for (int64_t d : out.dims) {
+    if (d < 0) {
+      error = "has a negative dimension " + std::to_string(d);
+      return false;
+    }
+    if (d != 0 && n > kMaxElements / d) {
+      error = "has too many elements (more than 2^40)";
+      return false;
+    }
+    n *= d;
+  }
+  if (out.dataType == String) {
+    if (t.string_data_size() != n && n != 0) {
+      error = "has " + std::to_string(t.string_data_size()) +
+              " strings but its dims need " + std::to_string(n);
+      return false;
+    }
+    return true;
+  }
+  int64_t elemSize = dataTypeSize(out.dataType);
+  if (elemSize == 0) {
+    error = "has unsupported element type " + dataTypeName(out.dataType);
+    return false;
+  }
+  int64_t bytes = n * elemSize;
+  auto countError = [&](int64_t have) {
+    error = "has " + std::to_string(have) + " elements but its dims need " +
+            std::to_string(n);
+    return false;
+  };
+  if (t.data_location() == pb::TensorProto::EXTERNAL)
+    return loadExternal(t, baseDir, bytes, out.data, error);
+  if (t.has_raw_data()) {
+    if (int64_t(t.raw_data().size()) != bytes) {
+      error = "has " + std::to_string(t.raw_data().size()) +
+              " bytes of raw data but its dims and type need " +
+              std::to_string(bytes);
+      return false;
+    }
+    out.data.assign(t.raw_data().begin(), t.raw_data().end());
+    if (out.dataType == Bool)
+      for (char &c : out.data)
+        c = c != 0;
+    return true;
+  }
+  out.data.reserve(size_t(bytes));
+  switch (out.dataType) {
+  case Float:
+    if (t.float_data_size() != n)
+      return countError(t.float_data_size());
+    for (float v : t.float_data())
+      appendLE(out.data, v);
+    return true;
+  case Double:
+    if (t.double_data_size() != n)
+      return countError(t.double_data_size());
+    for (double v : t.double_data())
+      appendLE(out.data, v);
+    return true;
+  case Int64:
+    if (t.int64_data_size() != n)
+      return countError(t.int64_data_size());
+    for (int64_t v : t.int64_data())
+      appendLE(out.data, v);
+    return true;
+  case UInt32:
+  case UInt64:
+    if (t.uint64_data_size() != n)
+      return countError(t.uint64_data_size());
+    for (uint64_t v : t.uint64_data()) {
+      if (out.dataType == UInt32)
+        appendLE(out.data, uint32_t(v));
+      else
+        appendLE(out.data, v);
+    }
+    return true;
+  default:
+    // int32_data carries every type of 32 bits or fewer.
+    if (t.int32_data_size() != n)
+      return countError(t.int32_data_size());
+    for (int32_t v : t.int32_data()) {
+      switch (elemSize) {
+      case 1:
+        out.data.push_back(char(out.dataType == Bool ? v != 0 : v));
+        break;
+      case 2:
+        appendLE(out.data, uint16_t(v));
+        break;
+      default:
+        appendLE(out.data, v);
+      }
+    }
+    return true;
+  }
+}
+
+bool convertValueInfo(const pb::ValueInfoProto &v, ValueInfo &out) {
+  out.name = v.name();
+  if (!v.has_type() || !v.type().has_tensor_type()) {
+    out.isTensor = false;
+    return true;
+  }
+  const auto &tt = v.type().tensor_type();
+  out.dataType = tt.elem_type();
+  out.hasShape = tt.has_shape();
+  for (const auto &d : tt.shape().dim()) {
+    Dim dim;
+    if (d.has_dim_value())
+      dim.value = d.dim_value();
+    else
+      dim.param = d.dim_param();
+    out.dims.push_back(dim);
+  }
+  return true;
+}
+
+bool convertAttribute(const pb::AttributeProto &a, const std::string &baseDir,
+                      Attribute &out, std::string &error) {
+  out.name = a.name();
+  switch (a.type()) {
+  case pb::AttributeProto::FLOAT:
+    out.kind = Attribute::Float;
+    out.f = a.f();
+    return true;
+  case pb::AttributeProto::INT:
+    out.kind = Attribute::Int;
+    out.i = a.i();
+    return true;
+  case pb::AttributeProto::STRING:
+    out.kind = Attribute::String;
+    out.s = a.s();
+    return true;
+  case pb::AttributeProto::TENSOR:
+    out.kind = Attribute::Tensor;
+    if (!convertTensor(a.t(), baseDir, out.t, error)) {
+      error = "tensor " + error;
+      return false;
+    }
+    return true;
+  case pb::AttributeProto::GRAPH:
+  case pb::AttributeProto::GRAPHS:
+    out.kind = Attribute::Graph;
+    return true;
+  case pb::AttributeProto::FLOATS:
+    out.kind = Attribute::Floats;
+    out.floats.assign(a.floats().begin(), a.floats().end());
+    return true;
+  case pb::AttributeProto::INTS:
+    out.kind = Attribute::Ints;
+    out.ints.assign(a.ints().begin(), a.ints().end());
+    return true;
+  case pb::AttributeProto::STRINGS:
+    out.kind = Attribute::Strings;
+    out.strings.assign(a.strings().begin(), a.strings().end());
+    return true;
+  default:
+    out.kind = Attribute::Other;
+    return true;
+  }
+}
+
+bool parseProto(const std::string &bytes, google::protobuf::MessageLite &msg) {
+  // ParseFromString refuses messages over 2 GiB, which is also our limit.
+  return msg.ParseFromString(bytes);
+}
+
+} // namespace
+
+std::string dataTypeName(int32_t type) {
+  switch (type) {
+  case Float:
+    return "FLOAT";
+  case UInt8:
+    return "UINT8";
+  case Int8:
+    return "INT8";
+  case UInt16:
+    return "UINT16";
+  case Int16:
+    return "INT16";
+  case Int32:
+    return "INT32";
+  case Int64:
+    return "INT64";
+  case String:
+    return "STRING";
+  case Bool:
+    return "BOOL";
+  case Float16:
+    return "FLOAT16";
+  case Double:
+    return "DOUBLE";
+  case UInt32:
+    return "UINT32";
+  case UInt64:
+    return "UINT64";
+  case BFloat16:
+    return "BFLOAT16";
+  case 14:
+    return "COMPLEX64";
+  case 15:
+    return "COMPLEX128";
+  default:
+    return "dtype " + std::to_string(type);
+  }
+}
+
+int64_t dataTypeSize(int32_t type) {
+  switch (type) {
+  case Bool:
+  case Int8:
+  case UInt8:
+    return 1;
+  case Int16:
+  case UInt16:
+  case Float16:
+  case BFloat16:
+    return 2;
+  case Float:
+  case Int32:
+  case UInt32:
+    return 4;
+  case Double:
+  case Int64:
+  case UInt64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+int64_t Tensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+const Attribute *Node::findAttribute(const std::string &name) const {
+  for (const Attribute &a : attributes)
+    if (a.name == name)
+      return &a;
+  return nullptr;
+}
+
+bool loadModel(const std::string &path, Model &model, std::string &error) {
+  std::string bytes;
+  if (!readFile(path, bytes, error))
+    return false;
+  if (bytes.empty()) {
+    error = "empty file, not an ONNX model";
+    return false;
+  }
+  pb::ModelProto proto;
+  if (!parseProto(bytes, proto)) {
+    error = "cannot parse the file as an ONNX ModelProto (truncated, "
+            "corrupt or not ONNX)";
+    return false;
+  }
+  if (!proto.has_graph()) {
+    error = "cannot parse the file as an ONNX model: it has no graph";
+    return false;
+  }
+  model.path = path;
+  model.irVersion = proto.ir_version();
+  model.producer = proto.producer_name();
+  for (const auto &op : proto.opset_import()) {
+    std::string domain = op.domain() == "ai.onnx" ? "" : op.domain();
+    model.opsets[domain] = op.version();
+  }
+  const pb::GraphProto &g = proto.graph();
+  model.graphName = g.name();
+  std::string baseDir = directoryOf(path);
+
+  std::set<std::string> initNames;
+  for (const auto &t : g.initializer()) {
+    Tensor tensor;
+    if (t.name().empty()) {
+      error = "an initializer has no name";
+      return false;
+    }
+    if (!convertTensor(t, baseDir, tensor, error)) {
+      error = "initializer " + quote(t.name()) + " " + error;
+      return false;
+    }
+    if (!initNames.insert(t.name()).second) {
+      error = "initializer " + quote(t.name()) + " is defined twice";
+      return false;
+    }
+    model.initializers.push_back(std::move(tensor));
+  }
+  if (g.sparse_initializer_size()) {
+    error = "sparse initializers are not supported";
+    return false;
+  }
+  std::set<std::string> inputNames;
+  for (const auto &v : g.input()) {
+    // Since IR version 4 initializers may be listed as inputs too; they are
+    // weights, not inputs.
+    if (initNames.count(v.name()))
+      continue;
+    if (!inputNames.insert(v.name()).second) {
+      error = "graph input " + quote(v.name()) + " is declared twice";
+      return false;
+    }
+    ValueInfo info;
+    convertValueInfo(v, info);
+    model.inputs.push_back(std::move(info));
+  }
+  for (const auto &v : g.output()) {
+    ValueInfo info;
+    convertValueInfo(v, info);
+    model.outputs.push_back(std::move(info));
+  }
+  for (int i = 0; i < g.node_size(); ++i) {
+    const pb::NodeProto &n = g.node(i);
+    Node node;
+    node.name = n.name();
+    node.opType = n.op_type();
+    node.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    node.displayName =
+        node.name.empty() ? node.opType + "_" + std::to_string(i) : node.name;
+    for (const auto &a : n.attribute()) {
+      Attribute attr;
+      if (!convertAttribute(a, baseDir, attr, error)) {
+        error = "attribute " + quote(a.name()) + " of node " +
+                quote(node.displayName) + ": " + error;
+        return false;
+      }
+      node.attributes.push_back(std::move(attr));
+    }
+    model.nodes.push_back(std::move(node));
+  }
+  return true;
+}
+
+bool loadTensorFile(const std::string &path, Tensor &tensor,
+                    std::string &error) {
+  std::string bytes;
+  if (!readFile(path, bytes, error))
+    return false;
+  pb::TensorProto proto;
+  if (!parseProto(bytes, proto)) {
+    error = "cannot parse the file as an ONNX TensorProto";
+    return false;
+  }
+  if (proto.data_location() == pb::TensorProto::EXTERNAL) {
+    error = "tensor files with external data are not supported";
+    return false;
+  }
+  if (!convertTensor(proto, directoryOf(path), tensor, error)) {
+    error = "the tensor " + error;
+    return false;
+  }
+  return true;
+}
+
+} // namespace mlc::onnx

@@ -1,0 +1,492 @@
+//===- ONNXNN.cpp - ONNX converters: contractions and pooling -------------===//
+//
+// The converters for contractions (MatMul, Gemm, Einsum, Conv,
+// ConvTranspose) and pooling, and their rows of the converter table
+// (getONNXConverters, docs/supported-ops.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ONNXBuilders.h"
+#include "mlc/Dialect/Graph/GraphBuilders.h"
+
+#include <cmath>
+#include <map>
+
+using namespace mlir;
+
+namespace mlc::frontend {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertMatMul(N &n) {
+  Value a = n.input(0), b = n.input(1);
+  int64_t ra = N::rankOf(a), rb = N::rankOf(b);
+  if (ra == 0 || rb == 0)
+    return n.unsupported("scalar operands");
+  // numpy: a vector operand gets a unit dimension that is dropped again.
+  SmallVector<int64_t> sa(N::shapeOf(a)), sb(N::shapeOf(b));
+  if (ra == 1)
+    sa.insert(sa.begin(), 1);
+  if (rb == 1)
+    sb.push_back(1);
+  MLC_TRY(a2, reshape(n, a, sa));
+  MLC_TRY(b2, reshape(n, b, sb));
+  MLC_TRY(p, binary<graph::MatMulOp>(n, a2, b2));
+  SmallVector<int64_t> shape(N::shapeOf(p));
+  if (rb == 1)
+    shape.pop_back();
+  if (ra == 1)
+    shape.erase(shape.end() - (rb == 1 ? 1 : 2));
+  return out(n, reshape(n, p, shape));
+}
+
+LogicalResult convertGemm(N &n) {
+  MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
+  MLC_TRY(beta, n.getFloat("beta", 1.0f));
+  MLC_TRY(transA, n.getInt("transA", 0));
+  MLC_TRY(transB, n.getInt("transB", 0));
+  if (n.opset < 7 && n.hasAttr("broadcast"))
+    return n.unsupported("attribute 'broadcast'");
+  Value a = n.input(0), b = n.input(1);
+  if (N::rankOf(a) != 2 || N::rankOf(b) != 2)
+    return n.error() << "A and B must be matrices", failure();
+  if (transA) {
+    MLC_TRY(t, transpose(n, a, {1, 0}));
+    a = t;
+  }
+  if (transB) {
+    MLC_TRY(t, transpose(n, b, {1, 0}));
+    b = t;
+  }
+  MLC_TRY(ab, binary<graph::MatMulOp>(n, a, b));
+  MLC_TRY(y, scale(n, ab, alpha));
+  if (!n.hasInput(2) || beta == 0.0f)
+    return out(n, y);
+  MLC_TRY(c, scale(n, n.input(2), beta));
+  return out(n, binary<graph::AddOp>(n, y, c));
+}
+
+/// Einsum as one broadcast product and a sum over the contracted letters:
+/// each operand is transposed into a global letter order (output letters
+/// first) and given unit dims for the letters it lacks.
+LogicalResult convertEinsum(N &n) {
+  MLC_TRY(eq, n.getString("equation"));
+  std::string e;
+  for (char c : eq)
+    if (c != ' ')
+      e += c;
+  if (e.find("...") != std::string::npos)
+    return n.unsupported("ellipsis in equation '" + eq + "'");
+  size_t arrow = e.find("->");
+  std::string lhs = e.substr(0, arrow);
+  SmallVector<StringRef> terms;
+  StringRef(lhs).split(terms, ',');
+  if (terms.size() != n.numInputs())
+    return n.error() << "equation '" << eq << "' has " << terms.size()
+                     << " operands but the node has " << n.numInputs(),
+           failure();
+  std::string outTerm;
+  if (arrow != std::string::npos) {
+    outTerm = e.substr(arrow + 2);
+  } else {
+    // Implicit output: letters used once, alphabetically.
+    std::map<char, int> count;
+    for (char c : lhs)
+      if (c != ',')
+        ++count[c];
+    for (auto [c, k] : count)
+      if (k == 1)
+        outTerm += c;
+  }
+  std::string order = outTerm;
+  for (char c : lhs)
+    if (c != ',' && order.find(c) == std::string::npos)
+      order += c;
+  std::map<char, int64_t> sizes;
+  Value product;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    Value x = n.input(i);
+    ArrayRef<int64_t> shape = N::shapeOf(x);
+    if (term.size() != shape.size())
+      return n.error() << "operand " << i << " has rank " << shape.size()
+                       << " but '" << term << "' names " << term.size()
+                       << " dims",
+             failure();
+    SmallVector<int64_t> perm, full;
+    for (char c : order) {
+      size_t pos = term.find(c);
+      if (pos == StringRef::npos) {
+        full.push_back(1);
+        continue;
+      }
+      if (term.find(c, pos + 1) != StringRef::npos)
+        return n.unsupported("repeated index '" + std::string(1, c) +
+                             "' (diagonals)");
+      auto [it, inserted] = sizes.insert({c, shape[pos]});
+      if (!inserted && it->second != shape[pos])
+        return n.error() << "index '" << c << "' has sizes " << it->second
+                         << " and " << shape[pos],
+               failure();
+      perm.push_back(pos);
+      full.push_back(shape[pos]);
+    }
+    MLC_TRY(t, transpose(n, x, perm));
+    MLC_TRY(r, reshape(n, t, full));
+    if (!product) {
+      product = r;
+      continue;
+    }
+    MLC_TRY(p, binary<graph::MulOp>(n, product, r));
+    product = p;
+  }
+  for (char c : outTerm)
+    if (!sizes.count(c))
+      return n.error() << "output index '" << c << "' is not an input index",
+             failure();
+  if (order.size() == outTerm.size())
+    return out(n, reshape(n, product, N::shapeOf(product)));
+  return out(n,
+             reduce<graph::ReduceSumOp>(
+                 n, product,
+                 iota(order.size() - outTerm.size(), outTerm.size()), false));
+}
+
+/// Explicit begin/end pads for one spatial axis under ONNX auto_pad.
+struct AxisPads {
+  int64_t begin, end;
+};
+
+FailureOr<SmallVector<AxisPads>> spatialPads(N &n, ArrayRef<int64_t> in,
+                                             ArrayRef<int64_t> kernel,
+                                             ArrayRef<int64_t> strides,
+                                             ArrayRef<int64_t> dilations) {
+  size_t d = in.size();
+  MLC_TRY(autoPad, n.getString("auto_pad", std::string("NOTSET")));
+  MLC_TRY(pads, n.getInts("pads", SmallVector<int64_t>(2 * d, 0)));
+  if (pads.size() != 2 * d)
+    return n.error() << "pads has " << pads.size() << " entries, expected "
+                     << 2 * d,
+           failure();
+  SmallVector<AxisPads> out;
+  for (size_t i = 0; i < d; ++i) {
+    if (autoPad == "NOTSET") {
+      out.push_back({pads[i], pads[i + d]});
+      if (pads[i] < 0 || pads[i + d] < 0)
+        return n.unsupported("negative pads");
+    } else if (autoPad == "VALID") {
+      out.push_back({0, 0});
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t outSize = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total =
+          std::max<int64_t>(0, (outSize - 1) * strides[i] +
+                                   (kernel[i] - 1) * dilations[i] + 1 - in[i]);
+      int64_t small = total / 2, big = total - small;
+      out.push_back(autoPad == "SAME_UPPER" ? AxisPads{small, big}
+                                            : AxisPads{big, small});
+    } else {
+      return n.unsupported("auto_pad '" + autoPad + "'");
+    }
+  }
+  return out;
+}
+
+/// Reads kernel_shape (or the filter's), strides and dilations for `d`
+/// spatial dims.
+struct WindowAttrs {
+  SmallVector<int64_t> kernel, strides, dilations;
+};
+FailureOr<WindowAttrs> windowAttrs(N &n, size_t d,
+                                   std::optional<SmallVector<int64_t>> kernel) {
+  WindowAttrs w;
+  MLC_TRY(k, n.getInts("kernel_shape", kernel));
+  MLC_TRY(s, n.getInts("strides", SmallVector<int64_t>(d, 1)));
+  MLC_TRY(dl, n.getInts("dilations", SmallVector<int64_t>(d, 1)));
+  if (k.size() != d || s.size() != d || dl.size() != d)
+    return n.error() << "kernel_shape, strides and dilations must have " << d
+                     << " entries",
+           failure();
+  for (size_t i = 0; i < d; ++i)
+    if (k[i] <= 0 || s[i] <= 0 || dl[i] <= 0)
+      return n.error() << "kernel_shape, strides and dilations must be "
+                          "positive",
+             failure();
+  w.kernel = k;
+  w.strides = s;
+  w.dilations = dl;
+  return w;
+}
+
+/// Lifts a 1-D NC[W] window op to 2-D NC1W; returns the new input.
+FailureOr<Value> liftTo2D(N &n, Value x) {
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  return reshape(n, x, {s[0], s[1], 1, s[2]});
+}
+
+LogicalResult convertConv(N &n) {
+  Value x = n.input(0), w = n.input(1), bias = n.input(2);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D convolution");
+  if (N::rankOf(w) != rank)
+    return n.error() << "filter rank " << N::rankOf(w)
+                     << " does not match input rank " << rank,
+           failure();
+  size_t d = rank - 2;
+  SmallVector<int64_t> wk(N::shapeOf(w).drop_front(2));
+  MLC_TRY(win, windowAttrs(n, d, wk));
+  if (win.kernel != wk)
+    return n.error() << "kernel_shape does not match the filter", failure();
+  MLC_TRY(group, n.getInt("group", 1));
+  MLC_TRY(pads, spatialPads(n, N::shapeOf(x).drop_front(2), win.kernel,
+                            win.strides, win.dilations));
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, x));
+    MLC_TRY(w2, liftTo2D(n, w));
+    x = x2;
+    w = w2;
+    win.strides.insert(win.strides.begin(), 1);
+    win.dilations.insert(win.dilations.begin(), 1);
+    pads.insert(pads.begin(), {0, 0});
+  }
+  SmallVector<Value> operands = {x, w};
+  if (bias)
+    operands.push_back(bias);
+  MLC_TRY(y, n.emit<graph::Conv2DOp>(
+                 operands, {n.arrayAttr("strides", win.strides),
+                            n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
+                                                 pads[0].end, pads[1].end}),
+                            n.arrayAttr("dilations", win.dilations),
+                            n.i64Attr("groups", group)}));
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+
+LogicalResult convertConvTranspose(N &n) {
+  Value x = n.input(0), w = n.input(1), bias = n.input(2);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D transposed convolution");
+  size_t d = rank - 2;
+  SmallVector<int64_t> wk(N::shapeOf(w).drop_front(2));
+  MLC_TRY(win, windowAttrs(n, d, wk));
+  MLC_TRY(group, n.getInt("group", 1));
+  MLC_TRY(outPad, n.getInts("output_padding", SmallVector<int64_t>(d, 0)));
+  MLC_TRY(autoPad, n.getString("auto_pad", std::string("NOTSET")));
+  MLC_TRY(pads, n.getInts("pads", SmallVector<int64_t>(2 * d, 0)));
+  if (outPad.size() != d || pads.size() != 2 * d)
+    return n.error() << "output_padding/pads have the wrong length", failure();
+  ArrayRef<int64_t> in = N::shapeOf(x).drop_front(2);
+  SmallVector<int64_t> keff(d);
+  for (size_t i = 0; i < d; ++i)
+    keff[i] = (win.kernel[i] - 1) * win.dilations[i] + 1;
+  SmallVector<AxisPads> p(d);
+  std::optional<SmallVector<int64_t>> outShape;
+  if (n.hasAttr("output_shape")) {
+    MLC_TRY(os, n.getInts("output_shape"));
+    if (os.size() == size_t(rank))
+      os.erase(os.begin(), os.begin() + 2);
+    if (os.size() != d)
+      return n.error() << "output_shape must have " << d << " entries",
+             failure();
+    outShape = os;
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    outShape = SmallVector<int64_t>();
+    for (size_t i = 0; i < d; ++i)
+      outShape->push_back(in[i] * win.strides[i]);
+  }
+  for (size_t i = 0; i < d; ++i) {
+    if (outShape) {
+      int64_t total =
+          win.strides[i] * (in[i] - 1) + outPad[i] + keff[i] - (*outShape)[i];
+      // Floor division, so a negative total extends the end.
+      int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      p[i] = autoPad == "SAME_UPPER" ? AxisPads{half, total - half}
+                                     : AxisPads{total - half, half};
+    } else if (autoPad == "NOTSET" || autoPad == "VALID") {
+      p[i] =
+          autoPad == "VALID" ? AxisPads{0, 0} : AxisPads{pads[i], pads[i + d]};
+    } else {
+      return n.unsupported("auto_pad '" + autoPad + "'");
+    }
+  }
+  // graph::buildConvTranspose2D builds it (shared with conv2d's gradient):
+  // the full result, (in - 1) * stride + keff long, loses pads.begin at the
+  // start and pads.end - output_padding at the end. Shapes it cannot take
+  // are reported here, since its ops infer their types without a node to
+  // blame.
+  ArrayRef<int64_t> ws = N::shapeOf(w);
+  if (N::rankOf(w) != rank || win.kernel != wk)
+    return n.error() << "the filter must have rank " << rank
+                     << " and match kernel_shape",
+           failure();
+  if (group <= 0)
+    return n.error() << "group must be positive", failure();
+  int64_t c = ws[0], mg = ws[1];
+  if (c % group)
+    return n.error() << "filter channels " << c << " not divisible by group "
+                     << group,
+           failure();
+  if (N::shapeOf(x)[1] != c)
+    return n.error() << "input has " << N::shapeOf(x)[1]
+                     << " channels but the filter expects " << c,
+           failure();
+  if (!isa<FloatType>(N::elementTypeOf(x)) ||
+      N::elementTypeOf(w) != N::elementTypeOf(x) ||
+      (bias && N::elementTypeOf(bias) != N::elementTypeOf(x)))
+    return n.error() << "input, filter and bias must have the same float "
+                        "element type",
+           failure();
+  if (bias && (N::rankOf(bias) != 1 || N::shapeOf(bias)[0] != group * mg))
+    return n.error() << "bias must have shape [" << group * mg << "]",
+           failure();
+  SmallVector<int64_t> strides(win.strides), dilations(win.dilations),
+      cropBegin, cropEnd;
+  for (size_t i = 0; i < d; ++i) {
+    int64_t cb = p[i].begin, ce = p[i].end - outPad[i];
+    if ((in[i] - 1) * win.strides[i] + keff[i] - cb - ce <= 0)
+      return n.unsupported("padding that removes the whole output");
+    // Crops beyond the kernel's reach cut into the zero-dilated input.
+    int64_t cutBegin = std::max<int64_t>(0, cb - (keff[i] - 1));
+    int64_t cutEnd =
+        std::max<int64_t>(0, ce - (keff[i] - 1) + win.strides[i] - 1);
+    if (cutBegin + cutEnd >= in[i] * win.strides[i])
+      return n.unsupported("padding that removes the whole input");
+    cropBegin.push_back(cb);
+    cropEnd.push_back(ce);
+  }
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, x));
+    MLC_TRY(w2, liftTo2D(n, w));
+    x = x2;
+    w = w2;
+    strides.insert(strides.begin(), 1);
+    dilations.insert(dilations.begin(), 1);
+    cropBegin.insert(cropBegin.begin(), 0);
+    cropEnd.insert(cropEnd.begin(), 0);
+  }
+  Value y = graph::buildConvTranspose2D(n.b, n.loc, x, w, bias, strides,
+                                        dilations, group, cropBegin, cropEnd);
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertPool(N &n, bool isMax) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  if (rank != 3 && rank != 4)
+    return n.unsupported(Twine(rank - 2) + "-D pooling");
+  if (n.wantsOutput(1))
+    return n.unsupported("Indices output");
+  size_t d = rank - 2;
+  MLC_TRY(win, windowAttrs(n, d, std::nullopt));
+  MLC_TRY(ceilMode, n.getInt("ceil_mode", 0));
+  MLC_TRY(storage, n.getInt("storage_order", 0));
+  (void)storage; // only affects the Indices output
+  MLC_TRY(cip, n.getInt("count_include_pad", 0));
+  if (!isMax && llvm::any_of(win.dilations, [](int64_t v) { return v != 1; }))
+    return n.unsupported("dilations in average pooling");
+  ArrayRef<int64_t> in = N::shapeOf(x).drop_front(2);
+  MLC_TRY(pads, spatialPads(n, in, win.kernel, win.strides, win.dilations));
+  if (ceilMode) {
+    for (size_t i = 0; i < d; ++i) {
+      int64_t keff = (win.kernel[i] - 1) * win.dilations[i] + 1;
+      int64_t span = in[i] + pads[i].begin + pads[i].end - keff;
+      int64_t outCeil = (span + win.strides[i] - 1) / win.strides[i] + 1;
+      // The last window must start inside the input or the begin padding.
+      if ((outCeil - 1) * win.strides[i] >= in[i] + pads[i].begin)
+        --outCeil;
+      int64_t extra = (outCeil - 1) * win.strides[i] + keff - span - keff;
+      if (extra > 0) {
+        if (!isMax && cip)
+          return n.unsupported("ceil_mode with count_include_pad");
+        pads[i].end += extra;
+      }
+    }
+  }
+  if (d == 1) {
+    MLC_TRY(x2, liftTo2D(n, x));
+    x = x2;
+    win.kernel.insert(win.kernel.begin(), 1);
+    win.strides.insert(win.strides.begin(), 1);
+    win.dilations.insert(win.dilations.begin(), 1);
+    pads.insert(pads.begin(), {0, 0});
+  }
+  SmallVector<NamedAttribute> attrs = {
+      n.arrayAttr("kernel", win.kernel), n.arrayAttr("strides", win.strides),
+      n.arrayAttr("pads",
+                  {pads[0].begin, pads[1].begin, pads[0].end, pads[1].end})};
+  if (isMax)
+    attrs.push_back(n.arrayAttr("dilations", win.dilations));
+  else
+    attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
+  FailureOr<Value> pooled = isMax ? n.emit<graph::MaxPool2DOp>({x}, attrs)
+                                  : n.emit<graph::AvgPool2DOp>({x}, attrs);
+  MLC_TRY(y, pooled);
+  if (d == 1) {
+    ArrayRef<int64_t> s = N::shapeOf(y);
+    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+  }
+  return out(n, y);
+}
+LogicalResult convertMaxPool(N &n) { return convertPool(n, true); }
+LogicalResult convertAveragePool(N &n) { return convertPool(n, false); }
+
+LogicalResult convertGlobalPool(N &n, bool isMax) {
+  Value x = n.input(0);
+  int64_t rank = N::rankOf(x);
+  if (rank < 3)
+    return n.error() << "input must have spatial dimensions", failure();
+  if (!isMax && rank == 4)
+    return out(n, n.emit<graph::GlobalAvgPoolOp>({x}));
+  SmallVector<int64_t> spatial = iota(rank - 2, 2);
+  return out(n, isMax ? reduce<graph::ReduceMaxOp>(n, x, spatial, true)
+                      : reduce<graph::ReduceMeanOp>(n, x, spatial, true));
+}
+LogicalResult convertGlobalAveragePool(N &n) {
+  return convertGlobalPool(n, false);
+}
+LogicalResult convertGlobalMaxPool(N &n) { return convertGlobalPool(n, true); }
+
+constexpr int64_t kMax = kMaxONNXOpset;
+
+const OpConverter kConverters[] = {
+    {"MatMul", 1, kMax, 2, "", convertMatMul, "rank >= 1, batch broadcasting"},
+    {"Gemm", 7, kMax, 2, "alpha,beta,transA,transB", convertGemm, ""},
+    {"Einsum", 12, kMax, 1, "equation", convertEinsum,
+     "no ellipsis or diagonals; a broadcast product and a sum"},
+    {"Conv", 1, kMax, 2, "auto_pad,dilations,group,kernel_shape,pads,strides",
+     convertConv, "1-D and 2-D"},
+    {"ConvTranspose", 1, kMax, 2,
+     "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,"
+     "strides",
+     convertConvTranspose,
+     "1-D and 2-D; stride = kernel (no pads, dilations, groups): one "
+     "contraction, else a convolution of the dilated input"},
+    {"MaxPool", 1, kMax, 1,
+     "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
+     convertMaxPool, "1-D and 2-D; no Indices output"},
+    {"AveragePool", 1, kMax, 1,
+     "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides",
+     convertAveragePool, "1-D and 2-D"},
+    {"GlobalAveragePool", 1, kMax, 1, "", convertGlobalAveragePool, ""},
+    {"GlobalMaxPool", 1, kMax, 1, "", convertGlobalMaxPool, ""},
+};
+
+} // namespace
+
+ArrayRef<OpConverter> getNNConverters() { return kConverters; }
+
+} // namespace mlc::frontend
