@@ -10,166 +10,32 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/runtime.h"
-#include "Internal.h"
+#include "CpuFeatures.h"
+#include "Error.h"
+#include "Model.h"
+#include "Profile.h"
+#include "Signature.h"
+#include "TensorChecks.h"
 #include "ThreadPool.h"
+#include "TrainingState.h"
+#include "Workspace.h"
 #include "mlc/model_abi.h"
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 using namespace mlc::rt;
 
 //===----------------------------------------------------------------------===//
-// Errors
-//===----------------------------------------------------------------------===//
-
-namespace {
-// Plain C TLS (not C++ thread_local) so no libstdc++ support is needed.
-__thread char tlsError[4096];
-__thread mlc_status tlsStatus;
-} // namespace
-
-mlc_status mlc::rt::setError(mlc_status status, const char *fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  vsnprintf(tlsError, sizeof(tlsError), fmt, args);
-  va_end(args);
-  tlsStatus = status;
-  return status;
-}
-
-void mlc::rt::formatShape(char *buf, size_t size, const int64_t *shape,
-                          int32_t rank) {
-  if (size == 0)
-    return;
-  size_t len = strlen(buf);
-  auto put = [&](const char *s) {
-    while (*s && len + 1 < size)
-      buf[len++] = *s++;
-    buf[len] = '\0';
-  };
-  put("[");
-  for (int32_t i = 0; i < rank; ++i) {
-    char num[32];
-    snprintf(num, sizeof(num), i ? ",%lld" : "%lld", (long long)shape[i]);
-    put(num);
-  }
-  put("]");
-}
-
-const char *mlc_last_error(void) { return tlsError; }
-
-mlc_status mlc_last_status(void) { return tlsStatus; }
-
-//===----------------------------------------------------------------------===//
-// Dtypes
-//===----------------------------------------------------------------------===//
-
-namespace {
-struct DtypeEntry {
-  mlc_dtype dtype;
-  const char *name;
-  size_t size;
-};
-const DtypeEntry kDtypes[] = {{MLC_F32, "f32", 4},   {MLC_F64, "f64", 8},
-                              {MLC_F16, "f16", 2},   {MLC_I8, "i8", 1},
-                              {MLC_I16, "i16", 2},   {MLC_I32, "i32", 4},
-                              {MLC_I64, "i64", 8},   {MLC_U8, "u8", 1},
-                              {MLC_BOOL, "bool", 1}, {MLC_BF16, "bf16", 2}};
-
-const DtypeEntry *lookupDtype(mlc_dtype dtype) {
-  for (const DtypeEntry &e : kDtypes)
-    if (e.dtype == dtype)
-      return &e;
-  return nullptr;
-}
-
-/// A caller's dtype field as an int. C callers may store any value there, and
-/// loading an out-of-range value as an mlc_dtype would be undefined in C++.
-int rawDtype(const mlc_tensor &t) {
-  static_assert(sizeof(t.dtype) == sizeof(int), "enum is int-sized");
-  int value;
-  memcpy(&value, &t.dtype, sizeof(value));
-  return value;
-}
-
-/// Formats a caller-provided dtype for messages, including invalid values.
-void formatDtype(char *buf, size_t size, int dtype) {
-  for (const DtypeEntry &e : kDtypes) {
-    if (int(e.dtype) == dtype) {
-      snprintf(buf, size, "%s", e.name);
-      return;
-    }
-  }
-  snprintf(buf, size, "invalid (%d)", dtype);
-}
-} // namespace
-
-const char *mlc_dtype_name(mlc_dtype dtype) {
-  const DtypeEntry *e = lookupDtype(dtype);
-  return e ? e->name : "invalid";
-}
-
-size_t mlc_dtype_size(mlc_dtype dtype) {
-  const DtypeEntry *e = lookupDtype(dtype);
-  return e ? e->size : 0;
-}
-
-mlc_dtype mlc_dtype_from_name(const char *name) {
-  if (name)
-    for (const DtypeEntry &e : kDtypes)
-      if (strcmp(e.name, name) == 0)
-        return e.dtype;
-  return MLC_DTYPE_INVALID;
-}
-
-uint32_t mlc_runtime_api_version(void) { return MLC_RUNTIME_API_VERSION; }
-
-//===----------------------------------------------------------------------===//
 // Loading
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A workspace for one run: a cached one when a finished run left one.
-mlc_status takeWorkspace(const mlc_model *model, void **out) {
-  *out = nullptr;
-  pthread_mutex_lock(&model->workspaceLock);
-  for (void *&slot : model->cachedWorkspaces)
-    if (slot) {
-      *out = slot;
-      slot = nullptr;
-      break;
-    }
-  pthread_mutex_unlock(&model->workspaceLock);
-  if (*out)
-    return MLC_OK;
-  return mlc::rt::allocateWorkspace(model->workspaceBytes, out);
-}
-
-void returnWorkspace(const mlc_model *model, void *workspace) {
-  if (!workspace)
-    return;
-  pthread_mutex_lock(&model->workspaceLock);
-  for (void *&slot : model->cachedWorkspaces)
-    if (!slot) {
-      slot = workspace;
-      workspace = nullptr;
-      break;
-    }
-  pthread_mutex_unlock(&model->workspaceLock);
-  free(workspace);
-}
-
 void destroyModel(mlc_model *model) {
   if (!model)
     return;
-  for (void *w : model->cachedWorkspaces)
-    free(w);
-  pthread_mutex_destroy(&model->workspaceLock);
+  destroyWorkspaceCache(model->workspaces);
   destroyTraining(model);
   freeProfile(model);
   freeSignature(&model->sig);
@@ -214,8 +80,9 @@ mlc_status setUpDevice(mlc_model *model) {
     return MLC_ERR_LOAD;
   char err[1024] = "";
   if (int32_t s = prepare(err, sizeof(err)))
-    return setError(mlc_status(s), "'%s' is a CUDA model and cannot run here: %s",
-                    model->path, err);
+    return setError(mlc_status(s),
+                    "'%s' is a CUDA model and cannot run here: %s", model->path,
+                    err);
   return MLC_OK;
 }
 
@@ -228,6 +95,8 @@ char *duplicate(const char *s) {
 }
 } // namespace
 
+uint32_t mlc_runtime_api_version(void) { return MLC_RUNTIME_API_VERSION; }
+
 mlc_model *mlc_model_open(const char *path) {
   if (!path) {
     setError(MLC_ERR_INVALID_ARGUMENT, "model path is NULL");
@@ -239,7 +108,7 @@ mlc_model *mlc_model_open(const char *path) {
     setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'", path);
     return nullptr;
   }
-  pthread_mutex_init(&model->workspaceLock, nullptr);
+  initWorkspaceCache(model->workspaces);
 
   // A bare file name would make dlopen search the library path instead of
   // the current directory; callers mean the file.
@@ -359,8 +228,6 @@ mlc_status getInfo(const mlc_model *model, bool input, int32_t index,
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
   if (!info)
     return setError(MLC_ERR_INVALID_ARGUMENT, "%s info pointer is NULL", kind);
-  // Callers see only the inputs they pass (not a trainable model's
-  // variables).
   const Signature &sig = model->sig;
   int32_t first = input ? sig.numVariableInputs : sig.numInputs;
   int32_t count = input ? sig.numInputs - first : sig.numOutputs;
@@ -453,131 +320,7 @@ int32_t mlc_model_num_threads(const mlc_model *model) {
 // Running
 //===----------------------------------------------------------------------===//
 
-mlc_status mlc::rt::checkTensor(const TensorDesc &want, const mlc_tensor &got,
-                                const char *kind, int32_t index) {
-  if (!got.data)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "%s %d ('%s'): data is NULL",
-                    kind, int(index), want.name);
-  if (rawDtype(got) != int(want.dtype)) {
-    char gotName[32];
-    formatDtype(gotName, sizeof(gotName), rawDtype(got));
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "%s %d ('%s'): expected dtype %s but got %s", kind,
-                    int(index), want.name, mlc_dtype_name(want.dtype), gotName);
-  }
-  if (got.rank != want.rank)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "%s %d ('%s'): expected rank %d but got %d", kind,
-                    int(index), want.name, int(want.rank), int(got.rank));
-  if (got.rank > 0 && !got.shape)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "%s %d ('%s'): shape is NULL for rank %d", kind, int(index),
-                    want.name, int(got.rank));
-  for (int32_t d = 0; d < want.rank; ++d) {
-    if (got.shape[d] == want.shape[d])
-      continue;
-    char wantShape[512] = "", gotShape[512] = "";
-    formatShape(wantShape, sizeof(wantShape), want.shape, want.rank);
-    formatShape(gotShape, sizeof(gotShape), got.shape, got.rank);
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "%s %d ('%s'): expected shape %s but got %s", kind,
-                    int(index), want.name, wantShape, gotShape);
-  }
-  return MLC_OK;
-}
-
-bool mlc::rt::sameType(const TensorDesc &a, const TensorDesc &b) {
-  if (a.dtype != b.dtype || a.rank != b.rank)
-    return false;
-  for (int32_t d = 0; d < a.rank; ++d)
-    if (a.shape[d] != b.shape[d])
-      return false;
-  return true;
-}
-
-void mlc::rt::fillInfo(const TensorDesc &t, mlc_tensor_info *info) {
-  info->name = t.name;
-  info->dtype = t.dtype;
-  info->rank = t.rank;
-  info->shape = t.shape;
-  info->num_elements = t.numElements;
-  info->size_bytes = t.sizeBytes;
-}
-
-mlc_status mlc::rt::allocateWorkspace(uint64_t bytes, void **out) {
-  *out = nullptr;
-  if (bytes == 0)
-    return MLC_OK;
-  // Round up so aligned allocators accept the size.
-  uint64_t rounded = (bytes + 63) & ~uint64_t(63);
-  if (rounded < bytes || posix_memalign(out, 64, size_t(rounded)) != 0) {
-    *out = nullptr;
-    return setError(MLC_ERR_OUT_OF_MEMORY,
-                    "cannot allocate the %llu-byte workspace",
-                    (unsigned long long)bytes);
-  }
-  return MLC_OK;
-}
-
 namespace {
-bool overlaps(const void *a, uint64_t aSize, const void *b, uint64_t bSize) {
-  if (aSize == 0 || bSize == 0)
-    return false;
-  uintptr_t a0 = uintptr_t(a), b0 = uintptr_t(b);
-  return a0 < b0 + bSize && b0 < a0 + aSize;
-}
-} // namespace
-
-namespace {
-/// Checks a run's tensors against the signature (mlc_model_run's contract).
-mlc_status checkRun(const mlc_model *model, const mlc_tensor *inputs,
-                    int32_t numInputs, const mlc_tensor *outputs,
-                    int32_t numOutputs) {
-  if (!model)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-  const Signature &sig = model->sig;
-  // A trainable model's variable inputs come first and are ours to pass.
-  const int32_t numVars = sig.numVariableInputs;
-  const TensorDesc *inDescs = sig.tensors + numVars;
-  const TensorDesc *outDescs = sig.tensors + sig.numInputs;
-  if (numInputs != sig.numInputs - numVars)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d inputs but got %d",
-                    int(sig.numInputs - numVars), int(numInputs));
-  if (numOutputs != sig.numOutputs)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "expected %d outputs but got %d",
-                    int(sig.numOutputs), int(numOutputs));
-  if (numInputs > 0 && !inputs)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "inputs array is NULL");
-  if (!outputs)
-    return setError(MLC_ERR_INVALID_ARGUMENT, "outputs array is NULL");
-
-  for (int32_t i = 0; i < numInputs; ++i)
-    if (mlc_status s = checkTensor(inDescs[i], inputs[i], "input", i))
-      return s;
-  for (int32_t i = 0; i < numOutputs; ++i)
-    if (mlc_status s = checkTensor(outDescs[i], outputs[i], "output", i))
-      return s;
-
-  // The generated code assumes outputs alias nothing it reads or writes.
-  // (Variables are our own allocations, so callers cannot alias them.)
-  for (int32_t i = 0; i < numOutputs; ++i) {
-    const TensorDesc &out = outDescs[i];
-    for (int32_t j = 0; j < numInputs; ++j)
-      if (overlaps(outputs[i].data, out.sizeBytes, inputs[j].data,
-                   inDescs[j].sizeBytes))
-        return setError(MLC_ERR_INVALID_ARGUMENT,
-                        "output %d ('%s') overlaps input %d ('%s')", int(i),
-                        out.name, int(j), inDescs[j].name);
-    for (int32_t j = 0; j < i; ++j)
-      if (overlaps(outputs[i].data, out.sizeBytes, outputs[j].data,
-                   outDescs[j].sizeBytes))
-        return setError(MLC_ERR_INVALID_ARGUMENT,
-                        "output %d ('%s') overlaps output %d ('%s')", int(i),
-                        out.name, int(j), outDescs[j].name);
-  }
-  return MLC_OK;
-}
-
 /// A CUDA model's run, through the model's runtime copy.
 mlc_status runOnCuda(const mlc_model *model, const mlc_tensor *inputs,
                      const mlc_tensor *outputs, bool onDevice) {
@@ -596,8 +339,8 @@ mlc_status runOnCuda(const mlc_model *model, const mlc_tensor *inputs,
     status = setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
   } else {
     for (int32_t i = 0; i < n; ++i) {
-      buffers[i] = i < sig.numInputs ? inputs[i].data
-                                     : outputs[i - sig.numInputs].data;
+      buffers[i] =
+          i < sig.numInputs ? inputs[i].data : outputs[i - sig.numInputs].data;
       sizes[i] = sig.tensors[i].sizeBytes;
     }
     char err[1024] = "";
@@ -614,10 +357,37 @@ mlc_status runOnCuda(const mlc_model *model, const mlc_tensor *inputs,
 }
 } // namespace
 
+mlc_status mlc_model_run_device(const mlc_model *model,
+                                const mlc_tensor *inputs, int32_t numInputs,
+                                const mlc_tensor *outputs, int32_t numOutputs) {
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  if (!model->cudaRun)
+    return setError(MLC_ERR_INVALID_ARGUMENT,
+                    "'%s' is not a CUDA model: pass host memory to "
+                    "mlc_model_run",
+                    model->path);
+  if (mlc_status s =
+          checkRunTensors(model->sig, inputs, numInputs, outputs, numOutputs))
+    return s;
+  return runOnCuda(model, inputs, outputs, /*onDevice=*/true);
+}
+
+const char *mlc_model_device(const mlc_model *model) {
+  if (!model) {
+    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+    return nullptr;
+  }
+  return model->cudaRun ? "cuda" : "cpu";
+}
+
 mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
                          int32_t numInputs, const mlc_tensor *outputs,
                          int32_t numOutputs) {
-  if (mlc_status s = checkRun(model, inputs, numInputs, outputs, numOutputs))
+  if (!model)
+    return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
+  if (mlc_status s =
+          checkRunTensors(model->sig, inputs, numInputs, outputs, numOutputs))
     return s;
   if (model->cudaRun)
     return runOnCuda(model, inputs, outputs, /*onDevice=*/false);
@@ -625,7 +395,8 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
   const int32_t numVars = sig.numVariableInputs;
 
   void *workspace;
-  if (mlc_status s = takeWorkspace(model, &workspace))
+  if (mlc_status s =
+          takeWorkspace(model->workspaces, model->workspaceBytes, &workspace))
     return s;
 
   // Small models (the common case) need no heap allocation for the buffers.
@@ -635,7 +406,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
   if (numBuffers > sizeof(stackBuffers) / sizeof(stackBuffers[0])) {
     buffers = static_cast<void **>(malloc(numBuffers * sizeof(void *)));
     if (!buffers) {
-      returnWorkspace(model, workspace);
+      returnWorkspace(model->workspaces, workspace);
       return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
     }
   }
@@ -650,7 +421,7 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
     if (!lock.ok()) {
       if (buffers != stackBuffers)
         free(buffers);
-      returnWorkspace(model, workspace);
+      returnWorkspace(model->workspaces, workspace);
       return setError(MLC_ERR_INTERNAL, "cannot lock the model");
     }
     for (int32_t i = 0; i < numVars; ++i)
@@ -662,28 +433,6 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
 
   if (buffers != stackBuffers)
     free(buffers);
-  returnWorkspace(model, workspace);
+  returnWorkspace(model->workspaces, workspace);
   return MLC_OK;
-}
-
-mlc_status mlc_model_run_device(const mlc_model *model,
-                                const mlc_tensor *inputs, int32_t numInputs,
-                                const mlc_tensor *outputs,
-                                int32_t numOutputs) {
-  if (model && !model->cudaRun)
-    return setError(MLC_ERR_INVALID_ARGUMENT,
-                    "'%s' is not a CUDA model: pass host memory to "
-                    "mlc_model_run",
-                    model->path);
-  if (mlc_status s = checkRun(model, inputs, numInputs, outputs, numOutputs))
-    return s;
-  return runOnCuda(model, inputs, outputs, /*onDevice=*/true);
-}
-
-const char *mlc_model_device(const mlc_model *model) {
-  if (!model) {
-    setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-    return nullptr;
-  }
-  return model->cudaRun ? "cuda" : "cpu";
 }

@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Error.h"
+#include "Model.h"
+#include "Signature.h"
+#include "TrainingState.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Error.h"
+#include "Model.h"
+#include "Profile.h"
+#include "Signature.h"
+#include "TensorChecks.h"
+#include "TrainingState.h"
+#include "Workspace.h"
 #include "mlc/model_abi.h"
 
 #include <dlfcn.h>
