@@ -1,7 +1,8 @@
 //===- Model.h - a loaded model ---------------------------------*- C++ -*-===//
 //
 // The runtime's side of an mlc_model: the dlopen'ed model.so and its
-// inference function, and a trainable model's variables. Everything in the
+// inference function. Training state lives behind `training`
+// (TrainingState.h) so plain models carry none of it. Everything in the
 // runtime has hidden visibility (-fvisibility=hidden), so it never clashes
 // with another runtime copy inside another model.so.
 //
@@ -12,13 +13,17 @@
 
 #include "Profile.h"
 #include "Signature.h"
-#include "TrainingState.h"
 #include "Workspace.h"
 #include "mlc/model_abi.h"
 #include "mlc/runtime.h"
 
-#include <pthread.h>
 #include <stdint.h>
+
+namespace mlc {
+namespace rt {
+struct TrainingState;
+} // namespace rt
+} // namespace mlc
 
 struct mlc_model {
   void *handle;
@@ -34,20 +39,9 @@ struct mlc_model {
   // CUDA models only (NULL for CPU models): runs through the model's runtime
   // copy, which owns the context, kernels and device memory (Cuda.cpp).
   mlc_abi_cuda_run_fn cudaRun;
-
-  // Trainable models only; zero otherwise.
-  bool trainable;
-  mlc::rt::Signature trainSig, initSig;
-  mlc_model_entry_fn trainEntry, initEntry;
-  uint64_t trainWorkspaceBytes, initWorkspaceBytes;
-  void *trainWorkspace; // kept across steps: steps are exclusive
-  int32_t numVariables;
-  mlc::rt::Variable *variables;
-  int32_t *inferVariables; // variable index of each variable input of sig
-  int current;             // which copy of every variable is current
-  bool lockReady;
-  // mutable: readers (runs) lock a const model.
-  mutable pthread_rwlock_t lock;
+  // Trainable models only (NULL otherwise); set as soon as the model.so is
+  // known to be trainable, before the rest of training is set up.
+  mlc::rt::TrainingState *training;
   // Kernel tables and counters (Profile.cpp).
   mlc::rt::Profile profile;
   // mutable: runs take workspaces from a const model.

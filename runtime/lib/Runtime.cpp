@@ -68,7 +68,7 @@ mlc_status setUpDevice(mlc_model *model) {
                     "'%s' is for device '%s', which this runtime does not "
                     "support",
                     model->path, device);
-  if (model->trainable)
+  if (model->training)
     return setError(MLC_ERR_LOAD,
                     "'%s': trainable CUDA models are not supported",
                     model->path);
@@ -170,10 +170,13 @@ mlc_model *mlc_model_open(const char *path) {
   // The train entry is what makes a model trainable; its inference
   // signature may then read variables.
   dlerror();
-  model->trainable = dlsym(model->handle, MLC_TRAIN_PREFIX "_entry");
+  bool trainable = dlsym(model->handle, MLC_TRAIN_PREFIX "_entry");
+  if (trainable && createTraining(model) != MLC_OK) {
+    destroyModel(model);
+    return nullptr;
+  }
   char err[1024];
-  if (!parseSignature(signature(), &model->sig, err, sizeof(err),
-                      model->trainable)) {
+  if (!parseSignature(signature(), &model->sig, err, sizeof(err), trainable)) {
     setError(MLC_ERR_LOAD, "'%s' has a malformed signature: %s", path, err);
     destroyModel(model);
     return nullptr;
@@ -191,7 +194,7 @@ mlc_model *mlc_model_open(const char *path) {
     destroyModel(model);
     return nullptr;
   }
-  if (model->trainable && setUpTraining(model) != MLC_OK) {
+  if (trainable && setUpTraining(model) != MLC_OK) {
     destroyModel(model);
     return nullptr;
   }
@@ -424,9 +427,8 @@ mlc_status mlc_model_run(const mlc_model *model, const mlc_tensor *inputs,
       returnWorkspace(model->workspaces, workspace);
       return setError(MLC_ERR_INTERNAL, "cannot lock the model");
     }
-    for (int32_t i = 0; i < numVars; ++i)
-      buffers[i] =
-          model->variables[model->inferVariables[i]].copies[model->current];
+    if (numVars > 0)
+      inferenceVariables(model, buffers);
     CallScope call(model, Family::Run);
     model->entry(buffers, workspace);
   }

@@ -1,7 +1,7 @@
 //===- TrainingState.h - a trainable model's variables ----------*- C++ -*-===//
 //
-// A trainable model's variables, and the lock that orders runs against
-// train steps (Training.cpp).
+// What a trainable model adds to mlc_model (its `training`), and the lock
+// that orders runs against train steps (Training.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,22 @@ struct Variable {
   void *copies[2];
 };
 
+/// The train and init functions and the variables they share with runs.
+struct TrainingState {
+  Signature trainSig, initSig;
+  mlc_model_entry_fn trainEntry, initEntry;
+  uint64_t trainWorkspaceBytes, initWorkspaceBytes;
+  void *trainWorkspace; // kept across steps: steps are exclusive
+  int32_t numVariables;
+  Variable *variables;
+  int32_t *inferVariables; // variable index of each variable input of sig
+  int current;             // which copy of every variable is current
+  bool lockReady;
+  pthread_rwlock_t lock; // runs read-lock it, steps and writes write-lock
+};
+
+/// Marks `model` trainable: gives it a zeroed TrainingState. Sets the error.
+mlc_status createTraining(mlc_model *model);
 /// Load-time setup of a trainable model (called by mlc_model_open once the
 /// inference part is loaded): looks up the train/init families, cross-checks
 /// the signatures, allocates the variables and runs init. Sets the error.
@@ -36,6 +52,10 @@ void destroyTraining(mlc_model *model);
 /// Sets the error and returns it unless `model` is a non-NULL trainable
 /// model.
 mlc_status requireTrainable(const mlc_model *model);
+
+/// Fills buffers[0, sig.numVariableInputs) of an inference call with the
+/// current copies of the variables it reads. Caller holds a ReadLock.
+void inferenceVariables(const mlc_model *model, void **buffers);
 
 /// Shared/exclusive access to a trainable model's variables; no-ops for
 /// plain models, which are immutable.
