@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "CpuFeatures.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -22,7 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "mlc/model_abi.h"
+#include "mlc/runtime.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -19,7 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Profile.h"
+#include "Error.h"
+#include "Model.h"
+#include "Signature.h"
 #include "mlc/model_abi.h"
 #include "mlc/runtime.h"
 

@@ -8,7 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Error.h"
+#include "Model.h"
+#include "Signature.h"
+#include "TrainingState.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -446,14 +449,15 @@ mlc_status mlc_model_save_safetensors(const mlc_model *model, const char *path,
   if (!path)
     return setError(MLC_ERR_INVALID_ARGUMENT, "safetensors path is NULL");
 
+  const TrainingState &training = *model->training;
   auto saved = [&](const Variable &v) {
     return include_state || v.kind != MLC_VAR_STATE;
   };
   Bytes header;
   header.append("{\"__metadata__\":{\"format\":\"mlc\"}");
   uint64_t offset = 0;
-  for (int32_t i = 0; i < model->numVariables; ++i) {
-    const Variable &v = model->variables[i];
+  for (int32_t i = 0; i < training.numVariables; ++i) {
+    const Variable &v = training.variables[i];
     if (!saved(v))
       continue;
     const TensorDesc &t = *v.desc;
@@ -495,10 +499,11 @@ mlc_status mlc_model_save_safetensors(const mlc_model *model, const char *path,
     ReadLock lock(model);
     if (!lock.ok())
       ok = false;
-    for (int32_t i = 0; ok && i < model->numVariables; ++i) {
-      const Variable &v = model->variables[i];
+    for (int32_t i = 0; ok && i < training.numVariables; ++i) {
+      const Variable &v = training.variables[i];
       if (saved(v))
-        ok = writeAll(fd, v.copies[model->current], size_t(v.desc->sizeBytes));
+        ok =
+            writeAll(fd, v.copies[training.current], size_t(v.desc->sizeBytes));
     }
   }
   int savedErrno = errno;
@@ -541,7 +546,8 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
   if (mlc_status s = readFile(path, &loaded.file, &fileSize))
     return s;
   const char *file = loaded.file;
-  const int32_t n = model->numVariables;
+  TrainingState &training = *model->training;
+  const int32_t n = training.numVariables;
   Entry *entries = loaded.entries =
       static_cast<Entry *>(calloc(size_t(n), sizeof(Entry)));
   if (!entries)
@@ -580,7 +586,7 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
       }
       int32_t index = 0;
       while (index < n &&
-             strcmp(model->variables[index].desc->name, name.data) != 0)
+             strcmp(training.variables[index].desc->name, name.data) != 0)
         ++index;
       if (index == n)
         return setError(kBad,
@@ -608,7 +614,7 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
 
   // Check everything before touching any variable.
   for (int32_t i = 0; i < n; ++i) {
-    const Variable &v = model->variables[i];
+    const Variable &v = training.variables[i];
     const TensorDesc &t = *v.desc;
     const Entry &e = entries[i];
     if (!e.found) {
@@ -649,10 +655,10 @@ mlc_status mlc_model_load_safetensors(mlc_model *model, const char *path) {
     if (!lock.ok())
       return setError(MLC_ERR_INTERNAL, "cannot lock the model");
     for (int32_t i = 0; i < n; ++i)
-      if (entries[i].found && model->variables[i].desc->sizeBytes)
-        memcpy(model->variables[i].copies[model->current],
+      if (entries[i].found && training.variables[i].desc->sizeBytes)
+        memcpy(training.variables[i].copies[training.current],
                data + entries[i].begin,
-               size_t(model->variables[i].desc->sizeBytes));
+               size_t(training.variables[i].desc->sizeBytes));
   }
   return MLC_OK;
 }

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Signature.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Error.h"
+#include "Model.h"
+#include "Profile.h"
+#include "Signature.h"
+#include "TensorChecks.h"
+#include "TrainingState.h"
+#include "Workspace.h"
 #include "mlc/model_abi.h"
 
 #include <dlfcn.h>
@@ -27,9 +33,9 @@ using namespace mlc::rt;
 //===----------------------------------------------------------------------===//
 
 ModelLock::ModelLock(const mlc_model *model, bool exclusive) {
-  if (!model->trainable)
+  if (!model->training)
     return;
-  lock = &model->lock;
+  lock = &model->training->lock;
   locked = (exclusive ? pthread_rwlock_wrlock(lock)
                       : pthread_rwlock_rdlock(lock)) == 0;
 }
@@ -115,8 +121,8 @@ bool checkUpdates(const Signature &sig, int32_t first, const Signature &train,
 
 /// The cross-checks of model_abi.h between the three signatures.
 bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
-  const Signature &train = model->trainSig;
-  const Signature &init = model->initSig;
+  const Signature &train = model->training->trainSig;
+  const Signature &init = model->training->initSig;
   const Signature &infer = model->sig;
   const char *kTrain = MLC_TRAIN_PREFIX "_signature";
   const char *kInit = MLC_INIT_PREFIX "_signature";
@@ -198,7 +204,7 @@ bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
                kInfer, t.name, got, kTrain, want);
       return false;
     }
-    model->inferVariables[i] = var;
+    model->training->inferVariables[i] = var;
     next = var + 1;
   }
   for (int32_t i = 0; i < infer.numOutputs; ++i) {
@@ -217,20 +223,21 @@ bool checkSignatures(mlc_model *model, char *err, size_t errSize) {
 /// Runs the init entry into the current copies. Caller holds the write lock
 /// (or is mlc_model_open).
 mlc_status runInit(mlc_model *model) {
-  int32_t n = model->numVariables;
+  TrainingState &t = *model->training;
+  int32_t n = t.numVariables;
   void **buffers = static_cast<void **>(malloc(sizeof(void *) * size_t(n)));
   if (!buffers)
     return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory");
   void *workspace;
-  if (mlc_status s = allocateWorkspace(model->initWorkspaceBytes, &workspace)) {
+  if (mlc_status s = allocateWorkspace(t.initWorkspaceBytes, &workspace)) {
     free(buffers);
     return s;
   }
   for (int32_t i = 0; i < n; ++i)
-    buffers[i] = model->variables[i].copies[model->current];
+    buffers[i] = t.variables[i].copies[t.current];
   {
     CallScope call(model, Family::Init);
-    model->initEntry(buffers, workspace);
+    t.initEntry(buffers, workspace);
   }
   free(workspace);
   free(buffers);
@@ -240,11 +247,11 @@ mlc_status runInit(mlc_model *model) {
 mlc_status checkVariableIndex(const mlc_model *model, int32_t index) {
   if (mlc_status s = requireTrainable(model))
     return s;
-  if (index < 0 || index >= model->numVariables)
+  if (index < 0 || index >= model->training->numVariables)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "variable index %d out of range (the model has %d "
                     "variables)",
-                    int(index), int(model->numVariables));
+                    int(index), int(model->training->numVariables));
   return MLC_OK;
 }
 
@@ -257,7 +264,7 @@ mlc_status lockFailed() {
 mlc_status mlc::rt::requireTrainable(const mlc_model *model) {
   if (!model)
     return setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
-  if (!model->trainable)
+  if (!model->training)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "'%s' is not a trainable model (compile it with "
                     "mlc-compile --train)",
@@ -265,41 +272,50 @@ mlc_status mlc::rt::requireTrainable(const mlc_model *model) {
   return MLC_OK;
 }
 
+mlc_status mlc::rt::createTraining(mlc_model *model) {
+  model->training =
+      static_cast<TrainingState *>(calloc(1, sizeof(TrainingState)));
+  if (!model->training)
+    return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'",
+                    model->path);
+  return MLC_OK;
+}
+
 mlc_status mlc::rt::setUpTraining(mlc_model *model) {
+  TrainingState &t = *model->training;
   auto trainSignature = reinterpret_cast<mlc_model_signature_fn>(
       lookupFamily(model, MLC_TRAIN_PREFIX, "signature"));
   auto trainWorkspace = reinterpret_cast<mlc_model_workspace_bytes_fn>(
       trainSignature ? lookupFamily(model, MLC_TRAIN_PREFIX, "workspace_bytes")
                      : nullptr);
-  model->trainEntry = reinterpret_cast<mlc_model_entry_fn>(
+  t.trainEntry = reinterpret_cast<mlc_model_entry_fn>(
       trainWorkspace ? lookupFamily(model, MLC_TRAIN_PREFIX, "entry")
                      : nullptr);
   auto initSignature = reinterpret_cast<mlc_model_signature_fn>(
-      model->trainEntry ? lookupFamily(model, MLC_INIT_PREFIX, "signature")
-                        : nullptr);
+      t.trainEntry ? lookupFamily(model, MLC_INIT_PREFIX, "signature")
+                   : nullptr);
   auto initWorkspace = reinterpret_cast<mlc_model_workspace_bytes_fn>(
       initSignature ? lookupFamily(model, MLC_INIT_PREFIX, "workspace_bytes")
                     : nullptr);
-  model->initEntry = reinterpret_cast<mlc_model_entry_fn>(
+  t.initEntry = reinterpret_cast<mlc_model_entry_fn>(
       initWorkspace ? lookupFamily(model, MLC_INIT_PREFIX, "entry") : nullptr);
-  if (!model->initEntry)
+  if (!t.initEntry)
     return mlc_last_status();
 
   char err[1024];
-  if (!parseSignature(trainSignature(), &model->trainSig, err, sizeof(err),
-                      true))
+  if (!parseSignature(trainSignature(), &t.trainSig, err, sizeof(err), true))
     return setError(MLC_ERR_LOAD, "'%s' has a malformed train signature: %s",
                     model->path, err);
-  if (!parseSignature(initSignature(), &model->initSig, err, sizeof(err), true))
+  if (!parseSignature(initSignature(), &t.initSig, err, sizeof(err), true))
     return setError(MLC_ERR_LOAD, "'%s' has a malformed init signature: %s",
                     model->path, err);
-  model->trainWorkspaceBytes = trainWorkspace();
-  model->initWorkspaceBytes = initWorkspace();
+  t.trainWorkspaceBytes = trainWorkspace();
+  t.initWorkspaceBytes = initWorkspace();
 
   if (model->sig.numVariableInputs > 0) {
-    model->inferVariables = static_cast<int32_t *>(
+    t.inferVariables = static_cast<int32_t *>(
         malloc(sizeof(int32_t) * size_t(model->sig.numVariableInputs)));
-    if (!model->inferVariables)
+    if (!t.inferVariables)
       return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'",
                       model->path);
   }
@@ -307,16 +323,15 @@ mlc_status mlc::rt::setUpTraining(mlc_model *model) {
     return setError(MLC_ERR_LOAD, "'%s' is not a valid trainable model: %s",
                     model->path, err);
 
-  int32_t n = model->trainSig.numVariableInputs;
-  model->variables =
-      static_cast<Variable *>(calloc(size_t(n), sizeof(Variable)));
-  if (!model->variables)
+  int32_t n = t.trainSig.numVariableInputs;
+  t.variables = static_cast<Variable *>(calloc(size_t(n), sizeof(Variable)));
+  if (!t.variables)
     return setError(MLC_ERR_OUT_OF_MEMORY, "out of memory loading '%s'",
                     model->path);
-  model->numVariables = n;
+  t.numVariables = n;
   for (int32_t i = 0; i < n; ++i) {
-    Variable &v = model->variables[i];
-    v.desc = &model->trainSig.tensors[i];
+    Variable &v = t.variables[i];
+    v.desc = &t.trainSig.tensors[i];
     v.kind = variableKind(v.desc->kind);
     // 64-byte aligned like the workspace, so generated code may assume it.
     uint64_t bytes = (v.desc->sizeBytes + 63) & ~uint64_t(63);
@@ -339,29 +354,40 @@ mlc_status mlc::rt::setUpTraining(mlc_model *model) {
   pthread_rwlockattr_init(&attr);
   pthread_rwlockattr_setkind_np(&attr,
                                 PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-  int rc = pthread_rwlock_init(&model->lock, &attr);
+  int rc = pthread_rwlock_init(&t.lock, &attr);
   pthread_rwlockattr_destroy(&attr);
   if (rc != 0)
     return setError(MLC_ERR_INTERNAL, "cannot create the lock of '%s'",
                     model->path);
-  model->lockReady = true;
+  t.lockReady = true;
   return runInit(model);
 }
 
 void mlc::rt::destroyTraining(mlc_model *model) {
-  if (model->variables) {
-    for (int32_t i = 0; i < model->numVariables; ++i) {
-      free(model->variables[i].copies[0]);
-      free(model->variables[i].copies[1]);
+  TrainingState *t = model->training;
+  if (!t)
+    return;
+  if (t->variables) {
+    for (int32_t i = 0; i < t->numVariables; ++i) {
+      free(t->variables[i].copies[0]);
+      free(t->variables[i].copies[1]);
     }
-    free(model->variables);
+    free(t->variables);
   }
-  if (model->lockReady)
-    pthread_rwlock_destroy(&model->lock);
-  free(model->inferVariables);
-  free(model->trainWorkspace);
-  freeSignature(&model->trainSig);
-  freeSignature(&model->initSig);
+  if (t->lockReady)
+    pthread_rwlock_destroy(&t->lock);
+  free(t->inferVariables);
+  free(t->trainWorkspace);
+  freeSignature(&t->trainSig);
+  freeSignature(&t->initSig);
+  free(t);
+  model->training = nullptr;
+}
+
+void mlc::rt::inferenceVariables(const mlc_model *model, void **buffers) {
+  const TrainingState *t = model->training;
+  for (int32_t i = 0; i < model->sig.numVariableInputs; ++i)
+    buffers[i] = t->variables[t->inferVariables[i]].copies[t->current];
 }
 
 //===----------------------------------------------------------------------===//
@@ -373,7 +399,7 @@ int32_t mlc_model_is_trainable(const mlc_model *model) {
     setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
     return -1;
   }
-  return model->trainable ? 1 : 0;
+  return model->training ? 1 : 0;
 }
 
 int32_t mlc_model_num_train_inputs(const mlc_model *model) {
@@ -381,7 +407,9 @@ int32_t mlc_model_num_train_inputs(const mlc_model *model) {
     setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
     return -1;
   }
-  return model->trainSig.numInputs - model->trainSig.numVariableInputs;
+  // Plain models have no train inputs (and no variables).
+  const TrainingState *t = model->training;
+  return t ? t->trainSig.numInputs - t->trainSig.numVariableInputs : 0;
 }
 
 mlc_status mlc_model_train_input_info(const mlc_model *model, int32_t index,
@@ -391,7 +419,7 @@ mlc_status mlc_model_train_input_info(const mlc_model *model, int32_t index,
   if (!info)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "train input info pointer is NULL");
-  const Signature &sig = model->trainSig;
+  const Signature &sig = model->training->trainSig;
   int32_t count = sig.numInputs - sig.numVariableInputs;
   if (index < 0 || index >= count)
     return setError(MLC_ERR_INVALID_ARGUMENT,
@@ -407,7 +435,7 @@ int32_t mlc_model_num_variables(const mlc_model *model) {
     setError(MLC_ERR_INVALID_ARGUMENT, "model is NULL");
     return -1;
   }
-  return model->numVariables;
+  return model->training ? model->training->numVariables : 0;
 }
 
 mlc_status mlc_model_variable_info(const mlc_model *model, int32_t index,
@@ -417,7 +445,7 @@ mlc_status mlc_model_variable_info(const mlc_model *model, int32_t index,
     return s;
   if (!info)
     return setError(MLC_ERR_INVALID_ARGUMENT, "variable info pointer is NULL");
-  const Variable &v = model->variables[index];
+  const Variable &v = model->training->variables[index];
   fillInfo(*v.desc, info);
   if (kind)
     *kind = v.kind;
@@ -431,8 +459,9 @@ int32_t mlc_model_find_variable(const mlc_model *model, const char *name) {
     setError(MLC_ERR_INVALID_ARGUMENT, "variable name is NULL");
     return -1;
   }
-  for (int32_t i = 0; i < model->numVariables; ++i)
-    if (strcmp(model->variables[i].desc->name, name) == 0)
+  const TrainingState &t = *model->training;
+  for (int32_t i = 0; i < t.numVariables; ++i)
+    if (strcmp(t.variables[i].desc->name, name) == 0)
       return i;
   setError(MLC_ERR_INVALID_ARGUMENT, "the model has no variable named '%s'",
            name);
@@ -448,7 +477,7 @@ mlc_status checkVariableBuffer(const mlc_model *model, int32_t index,
                                const void *data, uint64_t size) {
   if (mlc_status s = checkVariableIndex(model, index))
     return s;
-  const TensorDesc &t = *model->variables[index].desc;
+  const TensorDesc &t = *model->training->variables[index].desc;
   if (!data && t.sizeBytes)
     return setError(MLC_ERR_INVALID_ARGUMENT,
                     "variable %d ('%s'): buffer is NULL", int(index), t.name);
@@ -469,8 +498,9 @@ mlc_status mlc_model_read_variable(const mlc_model *model, int32_t index,
   ReadLock lock(model);
   if (!lock.ok())
     return lockFailed();
+  const TrainingState &t = *model->training;
   if (size)
-    memcpy(dst, model->variables[index].copies[model->current], size_t(size));
+    memcpy(dst, t.variables[index].copies[t.current], size_t(size));
   return MLC_OK;
 }
 
@@ -481,8 +511,9 @@ mlc_status mlc_model_write_variable(mlc_model *model, int32_t index,
   WriteLock lock(model);
   if (!lock.ok())
     return lockFailed();
+  TrainingState &t = *model->training;
   if (size)
-    memcpy(model->variables[index].copies[model->current], src, size_t(size));
+    memcpy(t.variables[index].copies[t.current], src, size_t(size));
   return MLC_OK;
 }
 
@@ -503,8 +534,9 @@ mlc_status mlc_model_train_step(mlc_model *model, const mlc_tensor *inputs,
                                 int32_t numInputs, float *loss) {
   if (mlc_status s = requireTrainable(model))
     return s;
-  const Signature &sig = model->trainSig;
-  const int32_t numVars = model->numVariables;
+  TrainingState &t = *model->training;
+  const Signature &sig = t.trainSig;
+  const int32_t numVars = t.numVariables;
   const int32_t count = sig.numInputs - numVars;
   if (numInputs != count)
     return setError(MLC_ERR_INVALID_ARGUMENT,
@@ -529,26 +561,26 @@ mlc_status mlc_model_train_step(mlc_model *model, const mlc_tensor *inputs,
       free(buffers);
       return lockFailed();
     }
-    if (!model->trainWorkspace && model->trainWorkspaceBytes) {
-      if (mlc_status s = allocateWorkspace(model->trainWorkspaceBytes,
-                                           &model->trainWorkspace)) {
+    if (!t.trainWorkspace && t.trainWorkspaceBytes) {
+      if (mlc_status s =
+              allocateWorkspace(t.trainWorkspaceBytes, &t.trainWorkspace)) {
         free(buffers);
         return s;
       }
     }
-    int cur = model->current, next = 1 - cur;
+    int cur = t.current, next = 1 - cur;
     for (int32_t i = 0; i < numVars; ++i) {
-      buffers[i] = model->variables[i].copies[cur];
-      buffers[sig.numInputs + 1 + i] = model->variables[i].copies[next];
+      buffers[i] = t.variables[i].copies[cur];
+      buffers[sig.numInputs + 1 + i] = t.variables[i].copies[next];
     }
     for (int32_t i = 0; i < count; ++i)
       buffers[numVars + i] = inputs[i].data;
     buffers[sig.numInputs] = &lossValue;
     {
       CallScope call(model, Family::Train);
-      model->trainEntry(buffers, model->trainWorkspace);
+      t.trainEntry(buffers, t.trainWorkspace);
     }
-    model->current = next;
+    t.current = next;
   }
   free(buffers);
   if (loss)

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Internal.h"
+#include "Profile.h"
 #include "TestUtil.h"
 #include "mlc/runtime.h"
 

@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/runtime.h"
-#include "Internal.h"
+#include "CpuFeatures.h"
+#include "Signature.h"
 #include "TestUtil.h"
 
 #include <catch2/catch.hpp>
