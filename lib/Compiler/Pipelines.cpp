@@ -7,7 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Compiler/Pipelines.h"
-#include "mlc/Conversion/Passes.h"
+#include "mlc/Backend/Passes.h"
+#include "mlc/Codegen/CPU/Passes.h"
+#include "mlc/Codegen/CUDA/Passes.h"
+#include "mlc/Codegen/Common/Passes.h"
+#include "mlc/Conversion/GraphToLinalg/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Transforms/Passes.h"
 
@@ -361,7 +365,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
 void registerPassesAndPipelines() {
   registerAllPasses();
   graph::registerGraphPasses();
-  registerMLCConversionPasses();
+  registerGraphToLinalgPasses();
+  registerCodegenCommonPasses();
+  registerCodegenCPUPasses();
+  registerCodegenCUDAPasses();
+  registerBackendPasses();
   PassPipelineRegistration<PipelineCLOptions>(
       "mlc-graph-optimize",
       "Graph-level optimizations of mlc-compile's -O level (opt-level=N)",

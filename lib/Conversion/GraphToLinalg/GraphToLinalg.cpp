@@ -1,7 +1,7 @@
 //===- GraphToLinalg.cpp - the convert-graph-to-linalg pass ---------------===//
 
 #include "LoweringUtils.h"
-#include "mlc/Conversion/Passes.h"
+#include "mlc/Conversion/GraphToLinalg/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -10,7 +10,7 @@
 
 namespace mlc {
 #define GEN_PASS_DEF_CONVERTGRAPHTOLINALG
-#include "Conversion/Passes.h.inc"
+#include "mlc/Conversion/GraphToLinalg/Passes.h.inc"
 } // namespace mlc
 
 using namespace mlir;

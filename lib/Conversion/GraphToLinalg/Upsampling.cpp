@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
-#include "mlc/Conversion/ResizeGeneric.h"
+#include "mlc/Conversion/GraphToLinalg/ResizeGeneric.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -10,7 +10,7 @@
 
 #include "mlc/Dialect/Graph/Winograd.h"
 #include "LoweringUtils.h"
-#include "mlc/Conversion/WinogradGeneric.h"
+#include "mlc/Conversion/GraphToLinalg/WinogradGeneric.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

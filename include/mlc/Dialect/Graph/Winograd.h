@@ -3,7 +3,7 @@
 // The matrices of Winograd F(4x4, 3x3) (Lavin and Gray, interpolation points
 // 0, +-1, +-2 and infinity) and its two tile transforms written once over any
 // value type: the evaluator runs them on floats, the CPU kernel of the
-// blocked-layout ops (FusionCodegen/WinogradKernel.cpp) on vectors of
+// blocked-layout ops (Codegen/CPU/WinogradKernel.cpp) on vectors of
 // channels. Both apply the transforms separably, rows first, skipping zero
 // coefficients and multiplying only by coefficients other than +-1, so they
 // sum in the same order.
