@@ -5,7 +5,7 @@
 // that mlc-emit-model-abi exports. Done on the graph dialect, where the ops
 // a kernel computes and their work are known exactly; the lowering replaces
 // each op in place, so the calls keep bracketing its loops. See the pass
-// description in dialects/Conversion/Passes.td and docs/performance.md.
+// description in include/mlc/Backend/Passes.td and docs/performance.md.
 //
 //===----------------------------------------------------------------------===//
 

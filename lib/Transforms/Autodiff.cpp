@@ -1,7 +1,8 @@
 //===- Autodiff.cpp - the graph-autodiff pass -----------------------------===//
 //
 // Adds the vector-Jacobian product function of one function of the module;
-// the engine is AutodiffEngine.cpp, the pass description GraphPasses.td.
+// the engine is AutodiffEngine.cpp, the pass description
+// include/mlc/Transforms/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHAUTODIFF
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

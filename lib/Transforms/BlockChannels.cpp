@@ -34,7 +34,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHBLOCKCHANNELS
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

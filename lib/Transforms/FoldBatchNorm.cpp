@@ -20,7 +20,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHFOLDBATCHNORM
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

@@ -3,7 +3,7 @@
 // Decides which graph ops one kernel computes and makes that decision
 // visible: each group becomes a graph.fusion_group region that lit tests can
 // check and that codegen turns into one loop nest. The rules are in the
-// pass description (dialects/Graph/GraphPasses.td).
+// pass description (include/mlc/Transforms/Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +16,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHFORMFUSIONGROUPS
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

@@ -25,7 +25,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHFUSEGELU
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

@@ -13,7 +13,7 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHINFERSHAPES
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 using namespace mlir;

@@ -8,10 +8,10 @@
 
 namespace mlc::graph {
 #define GEN_PASS_DECL
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "Graph/GraphPasses.h.inc"
+#include "mlc/Transforms/Passes.h.inc"
 } // namespace mlc::graph
 
 #endif // MLC_TRANSFORMS_PASSES_H

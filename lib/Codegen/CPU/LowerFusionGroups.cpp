@@ -3,7 +3,7 @@
 // Codegen of the kernel boundaries chosen at graph level: fuse elementwise
 // linalg ops into their consumers, tile the group's result op along one
 // parallel dimension and fuse its producers into that loop, then inline the
-// group. See the pass description in dialects/Conversion/Passes.td.
+// group. See the pass description in include/mlc/Codegen/CPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,7 @@
 // Elementwise ops, fills, row-wise reductions and pooling windows left by
 // mlc-lower-fusion-groups are tiled so that one tile is one vector along a
 // chosen dimension, and vectorized. See the pass description in
-// dialects/Conversion/Passes.td.
+// include/mlc/Codegen/CPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

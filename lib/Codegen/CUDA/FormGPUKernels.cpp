@@ -4,7 +4,7 @@
 // that is not fused into another becomes an scf.forall with one iteration
 // per output element (later one GPU thread each, mlc-map-kernels-to-gpu),
 // with its one-to-one producers fused into the iteration. See the pass
-// description in dialects/Conversion/Passes.td.
+// description in include/mlc/Codegen/CUDA/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 // phases; workgroup buffers become the launch's shared memory and private
 // ones per-thread stack arrays (registers after LLVM's SROA, since the
 // schedules index them with constants). See the pass description in
-// dialects/Conversion/Passes.td.
+// include/mlc/Codegen/CUDA/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 // mlc-form-gpu-kernels, and the linalg ops and copies left outside them. The
 // launch runs one thread per iteration of the parallel loops, in blocks of
 // `block-size` threads along x; what remains on the host is address
-// arithmetic. See the pass description in dialects/Conversion/Passes.td.
+// arithmetic. See the pass description in include/mlc/Codegen/CUDA/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 

@@ -25,14 +25,14 @@ using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::graph::infer;
 
-#include "Graph/GraphDialect.cpp.inc"
-#include "Graph/GraphEnums.cpp.inc"
-#include "Graph/GraphInterfaces.cpp.inc"
+#include "mlc/Dialect/Graph/GraphDialect.cpp.inc"
+#include "mlc/Dialect/Graph/GraphEnums.cpp.inc"
+#include "mlc/Dialect/Graph/GraphInterfaces.cpp.inc"
 
 void GraphDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "Graph/GraphOps.cpp.inc"
+#include "mlc/Dialect/Graph/GraphOps.cpp.inc"
       >();
 }
 
@@ -762,4 +762,4 @@ LogicalResult FusionGroupOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "Graph/GraphOps.cpp.inc"
+#include "mlc/Dialect/Graph/GraphOps.cpp.inc"

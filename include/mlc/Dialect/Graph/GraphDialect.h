@@ -10,7 +10,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "Graph/GraphDialect.h.inc"
+#include "mlc/Dialect/Graph/GraphDialect.h.inc"
 
 namespace mlc::graph::traits {
 /// Marks ops computed element by element with numpy broadcasting (see
@@ -23,11 +23,11 @@ template <typename ConcreteType>
 class NonDifferentiable
     : public mlir::OpTrait::TraitBase<ConcreteType, NonDifferentiable> {};
 } // namespace mlc::graph::traits
-#include "Graph/GraphInterfaces.h.inc"
-#include "Graph/GraphEnums.h.inc"
+#include "mlc/Dialect/Graph/GraphInterfaces.h.inc"
+#include "mlc/Dialect/Graph/GraphEnums.h.inc"
 
 #define GET_OP_CLASSES
-#include "Graph/GraphOps.h.inc"
+#include "mlc/Dialect/Graph/GraphOps.h.inc"
 
 namespace mlc::graph {
 

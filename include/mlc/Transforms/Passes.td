@@ -1,6 +1,6 @@
-//===- GraphPasses.td - graph-level passes -----------------*- tablegen -*-===//
-#ifndef MLC_GRAPH_PASSES
-#define MLC_GRAPH_PASSES
+//===- Passes.td - graph-level passes ----------------------*- tablegen -*-===//
+#ifndef MLC_TRANSFORMS_PASSES
+#define MLC_TRANSFORMS_PASSES
 
 include "mlir/Pass/PassBase.td"
 
@@ -221,4 +221,4 @@ def GraphExpandTrainingOps : Pass<"graph-expand-training-ops"> {
   }];
 }
 
-#endif // MLC_GRAPH_PASSES
+#endif // MLC_TRANSFORMS_PASSES
