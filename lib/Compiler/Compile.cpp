@@ -59,6 +59,22 @@ private:
     emitError(UnknownLoc::get(&context)) << message;
     return failure();
   }
+  /// Opens `path`, lets `write` fill it and checks that it all reached the
+  /// file; `shown` names it in messages (the output, not its temporary).
+  LogicalResult
+  writeFile(StringRef path, StringRef shown,
+            llvm::function_ref<LogicalResult(raw_fd_ostream &)> write) {
+    std::error_code ec;
+    raw_fd_ostream os(path, ec);
+    if (ec)
+      return fail("cannot write '" + path + "': " + ec.message());
+    if (failed(write(os)))
+      return failure();
+    os.close();
+    if (os.has_error())
+      return fail("error writing '" + shown + "'");
+    return success();
+  }
   /// Starts a phase: its time in the report, the caller's progress line
   /// and --mlir-timing.
   TimingScope beginPhase(StringRef name) {
@@ -154,18 +170,13 @@ Compilation::pipelineOptions(const target::CPUTarget &cpu) const {
 }
 
 LogicalResult Compilation::writeGraph(ModuleOp module, StringRef path) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail("cannot write '" + path + "': " + ec.message());
-  if (emit == OutputKind::MLIR)
-    module.print(os);
-  else if (failed(target::printGraphDot(module, "main", os)))
-    return failure();
-  os.close();
-  if (os.has_error())
-    return fail("error writing '" + options.output + "'");
-  return success();
+  return writeFile(path, options.output, [&](raw_fd_ostream &os) {
+    if (emit == OutputKind::MLIR) {
+      module.print(os);
+      return success();
+    }
+    return target::printGraphDot(module, "main", os);
+  });
 }
 
 /// Lowers one function family at a time (a trainable model has three:
@@ -235,22 +246,19 @@ LogicalResult Compilation::emitOneFile(llvm::Module &module,
       return fail(error);
   }
   TimingScope timer = beginPhase("emit");
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail("cannot write '" + path + "': " + ec.message());
-  if (emit == OutputKind::LLVM)
-    module.print(os, nullptr);
-  else if (failed(target::emitMachineCode(module, cpu, options.optLevel,
-                                          emit == OutputKind::Asm
-                                              ? target::FileKind::Assembly
-                                              : target::FileKind::Object,
-                                          os, error)))
-    return fail(error);
-  os.close();
-  if (os.has_error())
-    return fail("error writing '" + options.output + "'");
-  return success();
+  return writeFile(path, options.output, [&](raw_fd_ostream &os) {
+    if (emit == OutputKind::LLVM) {
+      module.print(os, nullptr);
+      return success();
+    }
+    if (failed(target::emitMachineCode(module, cpu, options.optLevel,
+                                       emit == OutputKind::Asm
+                                           ? target::FileKind::Assembly
+                                           : target::FileKind::Object,
+                                       os, error)))
+      return fail(error);
+    return success();
+  });
 }
 
 /// model.so: the module in parts, optimized and emitted on -j threads, then
@@ -278,14 +286,11 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
     std::string objectPath = objectFiles.back()->create(error);
     if (objectPath.empty())
       return fail(error);
-    std::error_code ec;
-    raw_fd_ostream os(objectPath, ec);
-    if (ec)
-      return fail("cannot write '" + objectPath + "': " + ec.message());
-    os << object;
-    os.close();
-    if (os.has_error())
-      return fail("error writing '" + objectPath + "'");
+    if (failed(writeFile(objectPath, objectPath, [&](raw_fd_ostream &os) {
+          os << object;
+          return success();
+        })))
+      return failure();
     objectPaths.push_back(objectPath);
   }
   TimingScope timer = beginPhase("link model.so");
@@ -303,15 +308,10 @@ LogicalResult Compilation::writeReport(StringRef path) {
   report["phases"] = std::move(list);
   report["total_seconds"] = phases.totalSeconds();
   report["peak_rss_mib"] = compiler::peakRSSMiB();
-  std::error_code ec;
-  raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail("cannot write '" + path + "': " + ec.message());
-  os << formatv("{0:2}", json::Value(json::Object(report))) << "\n";
-  os.close();
-  if (os.has_error())
-    return fail("error writing '" + options.report + "'");
-  return success();
+  return writeFile(path, options.report, [&](raw_fd_ostream &os) {
+    os << formatv("{0:2}", json::Value(json::Object(report))) << "\n";
+    return success();
+  });
 }
 
 LogicalResult Compilation::run() {
