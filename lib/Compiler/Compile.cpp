@@ -303,8 +303,10 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
 /// Written last, so the phases and the peak memory are the whole compile's.
 LogicalResult Compilation::writeReport(StringRef path) {
   json::Array list;
-  for (auto &[name, seconds] : phases.seconds())
-    list.push_back(json::Object{{"phase", name}, {"seconds", seconds}});
+  for (const compiler::PhaseTimes::Phase &phase : phases.phases())
+    list.push_back(json::Object{{"phase", phase.name},
+                                {"seconds", phase.seconds},
+                                {"peak_rss_mib", phase.peakRSSMiB}});
   report["phases"] = std::move(list);
   report["total_seconds"] = phases.totalSeconds();
   report["peak_rss_mib"] = compiler::peakRSSMiB();

@@ -13,14 +13,16 @@ namespace mlc::compiler {
 PhaseTimes::PhaseTimes() : start(Clock::now()), phaseStart(start) {}
 
 /// Adds `s` seconds to phase `name`, appending it the first time.
-static void addSeconds(std::vector<std::pair<std::string, double>> &times,
+static void addSeconds(std::vector<PhaseTimes::Phase> &times,
                        const std::string &name, double s) {
-  for (auto &[phase, seconds] : times)
-    if (phase == name) {
-      seconds += s;
+  double rss = peakRSSMiB();
+  for (PhaseTimes::Phase &phase : times)
+    if (phase.name == name) {
+      phase.seconds += s;
+      phase.peakRSSMiB = rss;
       return;
     }
-  times.emplace_back(name, s);
+  times.push_back({name, s, rss});
 }
 
 void PhaseTimes::begin(llvm::StringRef name) {
@@ -32,8 +34,8 @@ void PhaseTimes::begin(llvm::StringRef name) {
   phaseStart = now;
 }
 
-std::vector<std::pair<std::string, double>> PhaseTimes::seconds() const {
-  std::vector<std::pair<std::string, double>> result = times;
+std::vector<PhaseTimes::Phase> PhaseTimes::phases() const {
+  std::vector<Phase> result = times;
   if (!current.empty())
     addSeconds(
         result, current,

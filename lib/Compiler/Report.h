@@ -26,15 +26,22 @@ public:
   PhaseTimes();
   /// Ends the current phase and starts `name`.
   void begin(llvm::StringRef name);
+  struct Phase {
+    std::string name;
+    double seconds = 0;
+    /// The process's peak resident set when the phase (last) ended, MiB:
+    /// the first phase whose figure jumps is the one that needed the memory.
+    double peakRSSMiB = 0;
+  };
   /// The phases so far, the running one up to now.
-  std::vector<std::pair<std::string, double>> seconds() const;
+  std::vector<Phase> phases() const;
   double totalSeconds() const;
 
 private:
   using Clock = std::chrono::steady_clock;
   Clock::time_point start, phaseStart;
   std::string current;
-  std::vector<std::pair<std::string, double>> times;
+  std::vector<Phase> times;
 };
 
 /// The process's peak resident set so far, in MiB.
