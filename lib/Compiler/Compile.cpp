@@ -13,6 +13,7 @@
 #include "AtomicOutput.h"
 #include "Report.h"
 
+#include "mlc/Backend/Weights.h"
 #include "mlc/Compiler/Pipelines.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Frontend/JSON/ImportModel.h"
@@ -96,10 +97,15 @@ private:
   std::unique_ptr<llvm::Module> lowerToLLVM(ModuleOp module,
                                             const PipelineOptions &base,
                                             const target::CPUTarget &cpu,
-                                            llvm::LLVMContext &llvmContext);
+                                            llvm::LLVMContext &llvmContext,
+                                            backend::WeightsImage *weights);
   LogicalResult emitOneFile(llvm::Module &module, const target::CPUTarget &cpu,
                             StringRef path);
+  LogicalResult writeWeights(backend::WeightsImage &weights,
+                             const target::CPUTarget &cpu,
+                             std::vector<std::string> &objectPaths);
   LogicalResult linkModel(std::unique_ptr<llvm::Module> module,
+                          backend::WeightsImage &weights,
                           const target::CPUTarget &cpu, StringRef path);
   LogicalResult writeReport(StringRef path);
 
@@ -110,6 +116,10 @@ private:
   compiler::PhaseTimes phases;
   json::Object report;
   llvm::SourceMgr sourceMgr; // an .mlir input's buffer
+  // Temporaries until the compile succeeded: the objects (removed) and an
+  // external weights file (committed with the output).
+  SmallVector<std::unique_ptr<AtomicOutput>> temporaries;
+  std::optional<AtomicOutput> weightsOutput;
 };
 
 OwningOpRef<ModuleOp> Compilation::import() {
@@ -180,11 +190,11 @@ LogicalResult Compilation::writeGraph(ModuleOp module, StringRef path) {
 }
 
 /// Lowers one function family at a time (a trainable model has three:
-/// model_abi.h) and links their LLVM IR into one module.
-std::unique_ptr<llvm::Module>
-Compilation::lowerToLLVM(ModuleOp module, const PipelineOptions &base,
-                         const target::CPUTarget &cpu,
-                         llvm::LLVMContext &llvmContext) {
+/// model_abi.h) and links their LLVM IR into one module. With `weights`,
+/// the weights stay out of LLVM IR: they move there (Backend/Weights.h).
+std::unique_ptr<llvm::Module> Compilation::lowerToLLVM(
+    ModuleOp module, const PipelineOptions &base, const target::CPUTarget &cpu,
+    llvm::LLVMContext &llvmContext, backend::WeightsImage *weights) {
   struct Family {
     const char *func, *prefix;
   };
@@ -217,6 +227,9 @@ Compilation::lowerToLLVM(ModuleOp module, const PipelineOptions &base,
     if (family.prefix == StringRef("mlc_model"))
       compiler::addLoweringFigures(report, lowered);
     TimingScope translateTimer = beginPhase("translate to LLVM IR");
+    if (weights)
+      backend::takeWeights(lowered, target::kWeightsSection, family.prefix,
+                           *weights);
     auto familyModule = target::translateToLLVMIR(lowered, llvmContext, cpu);
     if (!familyModule) {
       (void)fail("translation to LLVM IR failed");
@@ -261,11 +274,59 @@ LogicalResult Compilation::emitOneFile(llvm::Module &module,
   });
 }
 
-/// model.so: the module in parts, optimized and emitted on -j threads, then
-/// the objects and the runtime archive linked.
+/// The weights' object (and with --weights=external, the weights file),
+/// written straight from the blobs; then the blobs are freed.
+LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
+                                        const target::CPUTarget &cpu,
+                                        std::vector<std::string> &objectPaths) {
+  TimingScope timer = beginPhase("write weights");
+  std::string error;
+  std::string weightsFile;
+  if (options.externalWeights) {
+    std::string path = externalWeightsPath(options);
+    weightsFile = sys::path::filename(path).str();
+    weightsOutput.emplace(path);
+    std::string tmp = weightsOutput->create(error);
+    if (tmp.empty())
+      return fail(error);
+    if (failed(writeFile(tmp, path, [&](raw_fd_ostream &os) {
+          backend::writeWeightsFile(weights, os);
+          return success();
+        })))
+      return failure();
+  }
+  temporaries.push_back(
+      std::make_unique<AtomicOutput>(options.output + ".weights.o"));
+  std::string objectPath = temporaries.back()->create(error);
+  if (objectPath.empty())
+    return fail(error);
+  if (failed(writeFile(objectPath, objectPath, [&](raw_fd_ostream &os) {
+        return failed(backend::writeWeightsObject(
+                   weights, cpu.triple,
+                   options.externalWeights
+                       ? backend::WeightsPlacement::External
+                       : backend::WeightsPlacement::Embedded,
+                   weightsFile, os, error))
+                   ? fail(error)
+                   : success();
+      })))
+    return failure();
+  objectPaths.push_back(objectPath);
+  report["weights_image_bytes"] = int64_t(weights.size);
+  // Nothing reads the model's constants any more.
+  weights.releaseBlobs();
+  return success();
+}
+
+/// model.so: the weights' object, the module in parts optimized and emitted
+/// on -j threads, and the runtime archive, linked.
 LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
+                                     backend::WeightsImage &weights,
                                      const target::CPUTarget &cpu,
                                      StringRef path) {
+  std::vector<std::string> objectPaths;
+  if (failed(writeWeights(weights, cpu, objectPaths)))
+    return failure();
   std::string error;
   FailureOr<SmallVector<SmallString<0>>> objects;
   {
@@ -277,13 +338,10 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
     if (failed(objects))
       return fail(error);
   }
-  // Temporaries, removed when they go out of scope.
-  SmallVector<std::unique_ptr<AtomicOutput>> objectFiles;
-  std::vector<std::string> objectPaths;
   for (auto [i, object] : llvm::enumerate(*objects)) {
-    objectFiles.push_back(std::make_unique<AtomicOutput>(
+    temporaries.push_back(std::make_unique<AtomicOutput>(
         options.output + ".part" + std::to_string(i) + ".o"));
-    std::string objectPath = objectFiles.back()->create(error);
+    std::string objectPath = temporaries.back()->create(error);
     if (objectPath.empty())
       return fail(error);
     if (failed(writeFile(objectPath, objectPath, [&](raw_fd_ostream &os) {
@@ -293,10 +351,12 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
       return failure();
     objectPaths.push_back(objectPath);
   }
+  objects->clear();
   TimingScope timer = beginPhase("link model.so");
   if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,
                                        options.cc, error)))
     return fail(error);
+  temporaries.clear();
   return success();
 }
 
@@ -372,22 +432,28 @@ LogicalResult Compilation::run() {
       return failure();
   } else {
     llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        lowerToLLVM(*module, pipeline, *cpu, llvmContext);
+    // One file (.ll, .s, .o) keeps the weights in its IR.
+    bool shared = emit == OutputKind::SharedLibrary;
+    backend::WeightsImage weights;
+    std::unique_ptr<llvm::Module> llvmModule = lowerToLLVM(
+        *module, pipeline, *cpu, llvmContext, shared ? &weights : nullptr);
     if (!llvmModule)
       return failure();
-    if (emit != OutputKind::SharedLibrary) {
+    if (!shared) {
       if (failed(emitOneFile(*llvmModule, *cpu, outputTmp)))
         return failure();
     } else {
       report["codegen_parts"] = target::partsFor(*llvmModule);
-      if (failed(linkModel(std::move(llvmModule), *cpu, outputTmp)))
+      if (failed(linkModel(std::move(llvmModule), weights, *cpu, outputTmp)))
         return failure();
     }
   }
   if (reportOutput && failed(writeReport(reportTmp)))
     return failure();
   if (reportOutput && failed(reportOutput->commit(error)))
+    return fail(error);
+  // The weights file first: a model.so never appears without it.
+  if (weightsOutput && failed(weightsOutput->commit(error)))
     return fail(error);
   return failed(output.commit(error)) ? fail(error) : success();
 }

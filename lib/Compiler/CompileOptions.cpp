@@ -49,6 +49,12 @@ bool isTextOutput(OutputKind kind) {
   return kind != OutputKind::Object && kind != OutputKind::SharedLibrary;
 }
 
+std::string externalWeightsPath(const CompileOptions &o) {
+  SmallString<256> path(o.output);
+  sys::path::replace_extension(path, "weights");
+  return std::string(path);
+}
+
 std::string checkCompileOptions(const CompileOptions &o) {
   if (o.input.empty())
     return "no input file";
@@ -89,6 +95,12 @@ std::string checkCompileOptions(const CompileOptions &o) {
     return "--input-shape and --bind apply to .onnx inputs only";
   if (o.train && ext == ".mlir")
     return "--train needs a model.json with a 'training' section";
+  if (o.externalWeights && emit != OutputKind::SharedLibrary)
+    return "--weights=external needs a shared library output (the weights "
+           "file is for the runtime to map)";
+  if (o.externalWeights && externalWeightsPath(o) == o.output)
+    return "--weights=external: the output '" + o.output +
+           "' would be its own weights file; give it another suffix";
   if (emit == OutputKind::SharedLibrary && o.runtimeLib.empty())
     return "no runtime archive to link the shared library with";
   return "";

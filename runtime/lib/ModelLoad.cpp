@@ -9,6 +9,7 @@
 
 #include "CpuFeatures.h"
 #include "Error.h"
+#include "ExternalWeights.h"
 #include "Model.h"
 #include "Profile.h"
 #include "Signature.h"
@@ -182,7 +183,9 @@ mlc_model *mlc_model_open(const char *path) {
     return nullptr;
   }
   model->workspaceBytes = workspaceBytes();
-  if (loadProfile(model) != MLC_OK || setUpDevice(model) != MLC_OK) {
+  // The weights before anything may read them (a CUDA model uploads them).
+  if (mapExternalWeights(model) != MLC_OK || loadProfile(model) != MLC_OK ||
+      setUpDevice(model) != MLC_OK) {
     destroyModel(model);
     return nullptr;
   }

@@ -125,6 +125,17 @@ cl::opt<bool> reassociateFPReductions(
              "--vector-bits=0 and the evaluator, and up to 10x slower on "
              "layer norm, softmax and means"),
     cl::init(true));
+enum class WeightsFlag { Embedded, External };
+cl::opt<WeightsFlag> weightsPlacement(
+    "weights", cl::cat(mlcCategory),
+    cl::desc("Where a model.so's weights go (default embedded)"),
+    cl::values(clEnumValN(WeightsFlag::Embedded, "embedded",
+                          "in the model.so's read-only data"),
+               clEnumValN(WeightsFlag::External, "external",
+                          "in <output without suffix>.weights next to it, "
+                          "mapped read-only by the runtime at open (keep the "
+                          "two files together)")),
+    cl::init(WeightsFlag::Embedded));
 cl::opt<unsigned>
     jobs("j", cl::cat(mlcCategory), cl::value_desc("N"),
          cl::Prefix, // -j2, -j 2
@@ -256,6 +267,7 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.profile = profileKernels;
   o.cudaArch = cudaArch;
   o.cudaToolkit = cudaToolkit;
+  o.externalWeights = weightsPlacement == WeightsFlag::External;
   o.jobs = jobs.getNumOccurrences() ? unsigned(jobs) : 0;
   o.runtimeLib =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();

@@ -51,6 +51,11 @@ OutputKind outputKindFromSuffix(llvm::StringRef path);
 /// Text kinds can go to standard output ("-").
 bool isTextOutput(OutputKind kind);
 
+struct CompileOptions;
+/// Where --weights=external puts the weights: the output with its suffix
+/// replaced by .weights (model.so -> model.weights).
+std::string externalWeightsPath(const CompileOptions &options);
+
 struct CompileOptions {
   /// model.json, model.onnx or graph-dialect .mlir (by suffix).
   std::string input;
@@ -95,6 +100,10 @@ struct CompileOptions {
   /// newer) and the toolkit (default $CUDA_HOME, else /usr/local/cuda).
   std::string cudaArch = "sm_80,sm_90";
   std::string cudaToolkit;
+
+  /// Shared library: the weights in the model.so, or (external) in a file
+  /// next to it, externalWeightsPath(), that the runtime maps at open.
+  bool externalWeights = false;
 
   /// Threads optimizing and emitting the parts; 0: the CPUs this process
   /// may use. The output is the same for every value.
