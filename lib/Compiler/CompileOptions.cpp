@@ -89,6 +89,8 @@ std::string checkCompileOptions(const CompileOptions &o) {
     return "--input-shape and --bind apply to .onnx inputs only";
   if (o.train && ext == ".mlir")
     return "--train needs a model.json with a 'training' section";
+  if (emit != OutputKind::SharedLibrary && !o.cacheDir.empty())
+    return "--cache-dir applies to shared libraries (model.so) only";
   if (emit == OutputKind::SharedLibrary && o.runtimeLib.empty())
     return "no runtime archive to link the shared library with";
   return "";

@@ -12,9 +12,15 @@
 // time. They move to a module of their own in the original context, whose
 // constants they keep (no copy), emitted directly as the first object.
 //
+// With an ObjectCache (--cache-dir), a part's object is filed under a hash
+// of its bitcode and of what else determines its code (the target, -O,
+// kCodegenVersion): a part whose bitcode is unchanged is not compiled
+// again. The objects are the same bytes either way, so is the model.so.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/ModelEmitter.h"
+#include "mlc/Target/ObjectCache.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -72,12 +78,22 @@ std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
   return data;
 }
 
+/// The cache key of a part: its bitcode and everything else its object
+/// depends on.
+ObjectCache::Key partKey(StringRef bitcode, const CPUTarget &target,
+                         unsigned optLevel) {
+  std::string level = std::to_string(optLevel);
+  std::string version = std::to_string(kCodegenVersion);
+  return ObjectCache::keyOf(
+      {bitcode, target.triple, target.cpu, target.features, level, version});
+}
+
 } // namespace
 
 FailureOr<SmallVector<SmallString<0>>>
 compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
                unsigned optLevel, unsigned jobs, std::string &error,
-               const PartsProgress &progress) {
+               const PartsProgress &progress, ObjectCache *cache) {
   SmallVector<SmallString<0>> objects;
   if (std::unique_ptr<Module> weights = takeWeights(*module, kWeightsSection)) {
     objects.emplace_back();
@@ -98,10 +114,25 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   if (progress)
     progress(0, parts);
   if (parts == 1) {
-    // Nothing to share: compile in place, without a trip through bitcode.
+    // Nothing to share: compile in place, without a trip through bitcode
+    // (but for the cache's key).
+    std::optional<ObjectCache::Key> key;
+    if (cache) {
+      SmallString<0> bitcode;
+      raw_svector_ostream os(bitcode);
+      WriteBitcodeToFile(*module, os);
+      key = partKey(bitcode, target, optLevel);
+    }
     objects.emplace_back();
-    if (!compile(*module, objects.back(), error))
-      return failure();
+    if (std::optional<SmallString<0>> cached =
+            key ? cache->lookup(*key) : std::nullopt) {
+      objects.back() = std::move(*cached);
+    } else {
+      if (!compile(*module, objects.back(), error))
+        return failure();
+      if (key)
+        cache->store(*key, objects.back());
+    }
     if (progress)
       progress(1, 1);
     return objects;
@@ -122,8 +153,19 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   std::mutex errorLock;
   std::atomic<unsigned> done = 0;
   auto compilePart = [&](size_t i) {
-    LLVMContext context;
     std::string partError;
+    std::optional<ObjectCache::Key> key;
+    if (cache) {
+      key = partKey(bitcode[i], target, optLevel);
+      if (std::optional<SmallString<0>> cached = cache->lookup(*key)) {
+        objects[first + i] = std::move(*cached);
+        bitcode[i] = SmallString<0>();
+        if (progress)
+          progress(++done, bitcode.size());
+        return;
+      }
+    }
+    LLVMContext context;
     Expected<std::unique_ptr<Module>> part = parseBitcodeFile(
         MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
                         "part" + std::to_string(i)),
@@ -132,8 +174,8 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
     bitcode[i] = SmallString<0>();
     if (!part)
       partError = toString(part.takeError());
-    else
-      compile(**part, objects[first + i], partError);
+    else if (compile(**part, objects[first + i], partError) && key)
+      cache->store(*key, objects[first + i]);
     if (!partError.empty()) {
       std::lock_guard<std::mutex> lock(errorLock);
       if (error.empty())

@@ -99,6 +99,11 @@ struct CompileOptions {
   /// Threads optimizing and emitting the parts; 0: the CPUs this process
   /// may use. The output is the same for every value.
   unsigned jobs = 0;
+  /// Shared library: a directory of compiled parts (created if missing)
+  /// that later compiles reuse when a part's LLVM IR and the target are
+  /// unchanged (Target/ObjectCache.h); empty: no cache. The output is the
+  /// same with or without it.
+  std::string cacheDir;
   /// Shared library: the runtime archive to link (required) and the C
   /// compiler driver that links (default cc).
   std::string runtimeLib;
