@@ -78,6 +78,19 @@ std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
   return data;
 }
 
+/// SplitModule declares every function and global of the module in every
+/// part. The unused declarations emit nothing, but a change anywhere (one
+/// kernel's signature, a table's size) would change every part's bitcode,
+/// and with it every part's cache key.
+void dropUnusedDeclarations(Module &part) {
+  for (Function &f : make_early_inc_range(part))
+    if (f.isDeclaration() && f.use_empty())
+      f.eraseFromParent();
+  for (GlobalVariable &g : make_early_inc_range(part.globals()))
+    if (g.isDeclaration() && g.use_empty())
+      g.eraseFromParent();
+}
+
 /// The cache key of a part: its bitcode and everything else its object
 /// depends on.
 ObjectCache::Key partKey(StringRef bitcode, const CPUTarget &target,
@@ -141,6 +154,7 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   SplitModule(
       *module, parts,
       [&](std::unique_ptr<Module> part) {
+        dropUnusedDeclarations(*part);
         bitcode.emplace_back();
         raw_svector_ostream os(bitcode.back());
         WriteBitcodeToFile(*part, os);
