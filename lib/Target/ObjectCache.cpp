@@ -124,10 +124,14 @@ std::optional<SmallString<0>> ObjectCache::lookup(const Key &key) {
                             /*RequiresNullTerminator=*/false);
   if (!file) {
     ++misses;
-    if (file.getError() != std::errc::no_such_file_or_directory) {
+    std::error_code ec = file.getError();
+    // Absent (its directory too, or a file in the directory's place: the
+    // store reports that one) is a plain miss.
+    if (ec != std::errc::no_such_file_or_directory &&
+        ec != std::errc::not_a_directory) {
       ++rejected;
-      warn("cache entry '" + path + "' cannot be read (" +
-           file.getError().message() + "); recompiling");
+      warn("cache entry '" + path + "' cannot be read (" + ec.message() +
+           "); recompiling");
     }
     return std::nullopt;
   }
