@@ -2,6 +2,7 @@
 
 #include "mlc/Target/ObjectCache.h"
 
+#include "llvm-c/Core.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/BLAKE3.h"
@@ -87,7 +88,13 @@ ObjectCache::Key ObjectCache::keyOf(ArrayRef<StringRef> fields) {
   };
   add("mlc object cache");
   add(std::to_string(kEntryFormat));
+  // The version of the LLVM library in use, which a point release can
+  // replace under a built compiler (libLLVM.so.22.1 for every 22.1.x).
+  unsigned major, minor, patch;
+  LLVMGetVersion(&major, &minor, &patch);
   add(LLVM_VERSION_STRING);
+  add(std::to_string(major) + "." + std::to_string(minor) + "." +
+      std::to_string(patch));
   for (StringRef field : fields)
     add(field);
   return hasher.final();

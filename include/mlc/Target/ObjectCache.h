@@ -50,7 +50,8 @@ public:
   ObjectCache(llvm::StringRef dir, WarningHandler warn);
 
   /// The key of an object made from `fields` (each one length-prefixed, so
-  /// no two lists hash alike), the entry format and LLVM's version.
+  /// no two lists hash alike), the entry format and LLVM's version (the
+  /// headers' and the loaded library's).
   static Key keyOf(llvm::ArrayRef<llvm::StringRef> fields);
   static std::string toHex(const Key &key);
   /// Where the entry for `key` lives.
