@@ -19,6 +19,9 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "Inputs", "malformed",
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.mlc_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# mlc-compile verifies the IR after every pass in the tests (by default
+# only after each pipeline: a third of the lowering's time).
+config.environment["MLC_VERIFY_EACH"] = "1"
 
 # Debian's python3 has numpy/torch; a python3 earlier on PATH may not.
 python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"

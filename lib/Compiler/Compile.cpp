@@ -21,6 +21,7 @@
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
 #include "mlc/Target/ModelEmitter.h"
+#include "mlc/Target/ObjectCache.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -88,6 +89,7 @@ private:
     if (hooks.configurePassManager && failed(hooks.configurePassManager(pm)))
       return failure();
     pm.enableTiming(timer);
+    pm.enableVerifier(options.verifyEachPass);
     return success();
   }
 
@@ -221,7 +223,7 @@ std::unique_ptr<llvm::Module> Compilation::lowerToLLVM(
     if (failed(configure(pm, lowerTimer)) ||
         failed(buildLowerToLoopsPipeline(pm, familyOpts)) ||
         failed(buildLowerToLLVMPipeline(pm, familyOpts)) ||
-        failed(pm.run(lowered)))
+        failed(pm.run(lowered)) || failed(verify(lowered)))
       return nullptr;
     lowerTimer.stop();
     if (family.prefix == StringRef("mlc_model"))
@@ -331,12 +333,24 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
   FailureOr<SmallVector<SmallString<0>>> objects;
   {
     TimingScope timer = beginPhase("LLVM optimize + emit objects");
-    objects = target::compileInParts(std::move(module), cpu, options.optLevel,
-                                     options.jobs ? options.jobs
-                                                  : target::defaultJobs(),
-                                     error, hooks.parts);
+    std::optional<target::ObjectCache> cache;
+    if (!options.cacheDir.empty())
+      // Called from the code generation threads, one at a time.
+      cache.emplace(options.cacheDir, [&](const Twine &message) {
+        emitWarning(UnknownLoc::get(&context)) << message.str();
+      });
+    objects = target::compileInParts(
+        std::move(module), cpu, options.optLevel,
+        options.jobs ? options.jobs : target::defaultJobs(), error, hooks.parts,
+        cache ? &*cache : nullptr);
     if (failed(objects))
       return fail(error);
+    if (cache) {
+      target::ObjectCache::Counts counts = cache->counts();
+      report["cache"] = json::Object{{"hits", counts.hits},
+                                     {"misses", counts.misses},
+                                     {"rejected", counts.rejected}};
+    }
   }
   for (auto [i, object] : llvm::enumerate(*objects)) {
     temporaries.push_back(std::make_unique<AtomicOutput>(

@@ -101,6 +101,8 @@ std::string checkCompileOptions(const CompileOptions &o) {
   if (o.externalWeights && externalWeightsPath(o) == o.output)
     return "--weights=external: the output '" + o.output +
            "' would be its own weights file; give it another suffix";
+  if (emit != OutputKind::SharedLibrary && !o.cacheDir.empty())
+    return "--cache-dir applies to shared libraries (model.so) only";
   if (emit == OutputKind::SharedLibrary && o.runtimeLib.empty())
     return "no runtime archive to link the shared library with";
   return "";

@@ -6,15 +6,18 @@
 // an LLVMContext of its own, since a context is not thread-safe, and is
 // optimized and emitted to an object in memory on LLVM's thread pool. The
 // number of parts depends on the module only, never on the thread count,
-// so every -j gives the same objects. The weights (the packed globals of
-// mlc-pack-weight-globals) stay out of the parts: copied into bitcode and
-// parsed again, VGG-11's 531 MB doubled the compiler's peak memory and
-// time. They move to a module of their own in the original context, whose
-// constants they keep (no copy), emitted directly as the first object.
+// so every -j gives the same objects. The weights are not in the module:
+// a model.so's are written from the MLIR blobs (Backend/Weights.h).
+//
+// With an ObjectCache (--cache-dir), a part's object is filed under a hash
+// of its bitcode and of what else determines its code (the target, -O,
+// kCodegenVersion): a part whose bitcode is unchanged is not compiled
+// again. The objects are the same bytes either way, so is the model.so.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Target/ModelEmitter.h"
+#include "mlc/Target/ObjectCache.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -43,33 +46,27 @@ unsigned partsFor(const Module &module) {
 
 namespace {
 
-/// Moves the definitions of the packed weights (globals in `section`) into
-/// a new module; `module` keeps hidden external declarations of them.
-/// Returns null when there are none.
-std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
-  SmallVector<GlobalVariable *> weights;
-  for (GlobalVariable &g : module.globals())
-    // The parts find a weight by its name.
-    if (g.hasInitializer() && g.hasName() && g.getSection() == section)
-      weights.push_back(&g);
-  if (weights.empty())
-    return nullptr;
-  auto data = std::make_unique<Module>("weights", module.getContext());
-  data->setTargetTriple(module.getTargetTriple());
-  data->setDataLayout(module.getDataLayout());
-  for (GlobalVariable *g : weights) {
-    auto *copy = new GlobalVariable(
-        *data, g->getValueType(), /*isConstant=*/true,
-        GlobalValue::ExternalLinkage, g->getInitializer(), g->getName());
-    copy->setVisibility(GlobalValue::HiddenVisibility);
-    copy->setSection(g->getSection());
-    copy->setAlignment(g->getAlign());
-    copy->setUnnamedAddr(g->getUnnamedAddr());
-    g->setInitializer(nullptr);
-    g->setLinkage(GlobalValue::ExternalLinkage);
-    g->setVisibility(GlobalValue::HiddenVisibility);
-  }
-  return data;
+/// SplitModule declares every function and global of the module in every
+/// part. The unused declarations emit nothing, but a change anywhere (one
+/// kernel's signature, a table's size) would change every part's bitcode,
+/// and with it every part's cache key.
+void dropUnusedDeclarations(Module &part) {
+  for (Function &f : make_early_inc_range(part))
+    if (f.isDeclaration() && f.use_empty())
+      f.eraseFromParent();
+  for (GlobalVariable &g : make_early_inc_range(part.globals()))
+    if (g.isDeclaration() && g.use_empty())
+      g.eraseFromParent();
+}
+
+/// The cache key of a part: its bitcode and everything else its object
+/// depends on.
+ObjectCache::Key partKey(StringRef bitcode, const CPUTarget &target,
+                         unsigned optLevel) {
+  std::string level = std::to_string(optLevel);
+  std::string version = std::to_string(kCodegenVersion);
+  return ObjectCache::keyOf(
+      {bitcode, target.triple, target.cpu, target.features, level, version});
 }
 
 } // namespace
@@ -77,15 +74,8 @@ std::unique_ptr<Module> takeWeights(Module &module, StringRef section) {
 FailureOr<SmallVector<SmallString<0>>>
 compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
                unsigned optLevel, unsigned jobs, std::string &error,
-               const PartsProgress &progress) {
+               const PartsProgress &progress, ObjectCache *cache) {
   SmallVector<SmallString<0>> objects;
-  if (std::unique_ptr<Module> weights = takeWeights(*module, kWeightsSection)) {
-    objects.emplace_back();
-    raw_svector_ostream os(objects.back());
-    if (failed(emitMachineCode(*weights, target, optLevel, FileKind::Object, os,
-                               error)))
-      return failure();
-  }
   // Optimizes `part` and appends its object to `object`.
   auto compile = [&](Module &part, SmallString<0> &object,
                      std::string &partError) {
@@ -98,10 +88,25 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   if (progress)
     progress(0, parts);
   if (parts == 1) {
-    // Nothing to share: compile in place, without a trip through bitcode.
+    // Nothing to share: compile in place, without a trip through bitcode
+    // (but for the cache's key).
+    std::optional<ObjectCache::Key> key;
+    if (cache) {
+      SmallString<0> bitcode;
+      raw_svector_ostream os(bitcode);
+      WriteBitcodeToFile(*module, os);
+      key = partKey(bitcode, target, optLevel);
+    }
     objects.emplace_back();
-    if (!compile(*module, objects.back(), error))
-      return failure();
+    if (std::optional<SmallString<0>> cached =
+            key ? cache->lookup(*key) : std::nullopt) {
+      objects.back() = std::move(*cached);
+    } else {
+      if (!compile(*module, objects.back(), error))
+        return failure();
+      if (key)
+        cache->store(*key, objects.back());
+    }
     if (progress)
       progress(1, 1);
     return objects;
@@ -110,6 +115,7 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   SplitModule(
       *module, parts,
       [&](std::unique_ptr<Module> part) {
+        dropUnusedDeclarations(*part);
         bitcode.emplace_back();
         raw_svector_ostream os(bitcode.back());
         WriteBitcodeToFile(*part, os);
@@ -122,8 +128,19 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
   std::mutex errorLock;
   std::atomic<unsigned> done = 0;
   auto compilePart = [&](size_t i) {
-    LLVMContext context;
     std::string partError;
+    std::optional<ObjectCache::Key> key;
+    if (cache) {
+      key = partKey(bitcode[i], target, optLevel);
+      if (std::optional<SmallString<0>> cached = cache->lookup(*key)) {
+        objects[first + i] = std::move(*cached);
+        bitcode[i] = SmallString<0>();
+        if (progress)
+          progress(++done, bitcode.size());
+        return;
+      }
+    }
+    LLVMContext context;
     Expected<std::unique_ptr<Module>> part = parseBitcodeFile(
         MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
                         "part" + std::to_string(i)),
@@ -132,8 +149,8 @@ compileInParts(std::unique_ptr<Module> module, const CPUTarget &target,
     bitcode[i] = SmallString<0>();
     if (!part)
       partError = toString(part.takeError());
-    else
-      compile(**part, objects[first + i], partError);
+    else if (compile(**part, objects[first + i], partError) && key)
+      cache->store(*key, objects[first + i]);
     if (!partError.empty()) {
       std::lock_guard<std::mutex> lock(errorLock);
       if (error.empty())

@@ -125,6 +125,12 @@ cl::opt<bool> reassociateFPReductions(
              "--vector-bits=0 and the evaluator, and up to 10x slower on "
              "layer norm, softmax and means"),
     cl::init(true));
+cl::opt<bool> verifyEach(
+    "verify-each", cl::cat(mlcCategory),
+    cl::desc("Verify the IR after every pass, not only after each pipeline "
+             "(debugging the compiler; slower; default: on when the "
+             "environment has MLC_VERIFY_EACH=1, as the test suite does)"),
+    cl::init(false));
 enum class WeightsFlag { Embedded, External };
 cl::opt<WeightsFlag> weightsPlacement(
     "weights", cl::cat(mlcCategory),
@@ -142,6 +148,13 @@ cl::opt<unsigned>
          cl::desc("Threads optimizing and emitting the model's parts (default: "
                   "the CPUs this process may use); the .so is the same for "
                   "every N"));
+cl::opt<std::string> cacheDir(
+    "cache-dir", cl::cat(mlcCategory), cl::value_desc("dir"),
+    cl::desc("Keep the model's compiled parts in DIR (created if missing) "
+             "and reuse those whose LLVM IR, target and -O level are "
+             "unchanged: a recompile after a small change regenerates only "
+             "what changed. The .so is the same with or without it; "
+             "entries are never deleted automatically"));
 cl::opt<bool> winograd(
     "winograd", cl::cat(mlcCategory),
     cl::desc("Stride-1 3x3 convolutions with at least 32 input and 64 "
@@ -187,6 +200,17 @@ cl::opt<std::string> reportFile(
              "and their fused ops, workspace and its lower bound, weights "
              "bytes, flops, seconds per phase and the peak memory"),
     cl::value_desc("file"));
+
+/// The LLVM (not mlc, not MLIR) options on the command line, comma-separated.
+std::string llvmOptionsGiven() {
+  std::string given;
+  for (auto &[name, option] : cl::getRegisteredOptions())
+    if (option->getNumOccurrences() &&
+        !llvm::is_contained(option->Categories, &mlcCategory) &&
+        !name.starts_with("mlir-"))
+      given += (given.empty() ? "--" : ", --") + name.str();
+  return given;
+}
 
 /// ../lib/libmlc_runtime.a next to this tool's bin/.
 std::string defaultRuntimeLib(const char *argv0) {
@@ -268,7 +292,20 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.cudaArch = cudaArch;
   o.cudaToolkit = cudaToolkit;
   o.externalWeights = weightsPlacement == WeightsFlag::External;
+  const char *verifyEnv = getenv("MLC_VERIFY_EACH");
+  o.verifyEachPass = verifyEach.getNumOccurrences()
+                         ? bool(verifyEach)
+                         : verifyEnv && StringRef(verifyEnv) == "1";
   o.jobs = jobs.getNumOccurrences() ? unsigned(jobs) : 0;
+  o.cacheDir = cacheDir;
+  if (!o.cacheDir.empty())
+    if (std::string given = llvmOptionsGiven(); !given.empty()) {
+      // They may change the code, and the cache's keys do not know them.
+      errs() << "mlc-compile: warning: --cache-dir is ignored with LLVM's "
+                "own options ("
+             << given << ")\n";
+      o.cacheDir.clear();
+    }
   o.runtimeLib =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
   o.cc = ccPath;

@@ -67,13 +67,17 @@ LogicalResult printJSONDiagnostic(mlir::Diagnostic &diag) {
   return success();
 }
 
-/// Errors without a place in the model (options, files, the linker) as
-/// "mlc-compile: error: message".
+/// Errors and warnings without a place in the model (options, files, the
+/// linker, the cache) as "mlc-compile: error: message" (or "warning:").
 LogicalResult printUnlocatedDiagnostic(mlir::Diagnostic &diag) {
-  if (!isa<UnknownLoc>(diag.getLocation()) ||
-      diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+  if (!isa<UnknownLoc>(diag.getLocation()))
     return failure();
-  llvm::errs() << "mlc-compile: error: " << diag.str() << "\n";
+  if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
+    llvm::errs() << "mlc-compile: error: " << diag.str() << "\n";
+  else if (diag.getSeverity() == mlir::DiagnosticSeverity::Warning)
+    llvm::errs() << "mlc-compile: warning: " << diag.str() << "\n";
+  else
+    return failure();
   return success();
 }
 

@@ -101,6 +101,11 @@ struct CompileOptions {
   std::string cudaArch = "sm_80,sm_90";
   std::string cudaToolkit;
 
+  /// Verify the IR after every pass (mlir-opt's --verify-each), not only
+  /// after each pipeline: for debugging the compiler; a third of the
+  /// lowering's time on large models.
+  bool verifyEachPass = false;
+
   /// Shared library: the weights in the model.so, or (external) in a file
   /// next to it, externalWeightsPath(), that the runtime maps at open.
   bool externalWeights = false;
@@ -108,6 +113,11 @@ struct CompileOptions {
   /// Threads optimizing and emitting the parts; 0: the CPUs this process
   /// may use. The output is the same for every value.
   unsigned jobs = 0;
+  /// Shared library: a directory of compiled parts (created if missing)
+  /// that later compiles reuse when a part's LLVM IR and the target are
+  /// unchanged (Target/ObjectCache.h); empty: no cache. The output is the
+  /// same with or without it.
+  std::string cacheDir;
   /// Shared library: the runtime archive to link (required) and the C
   /// compiler driver that links (default cc).
   std::string runtimeLib;

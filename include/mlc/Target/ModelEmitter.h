@@ -17,6 +17,8 @@ class Module;
 
 namespace mlc::target {
 
+class ObjectCache;
+
 /// The CPU code is generated for.
 struct CPUTarget {
   std::string triple;
@@ -47,6 +49,12 @@ llvm::LogicalResult linkModules(llvm::Module &dest,
                                 std::unique_ptr<llvm::Module> src,
                                 std::string &error);
 
+/// The version of what optimize() and emitMachineCode() make of a module:
+/// bump it whenever they change (the pipeline, the target machine's
+/// options, the relocation model...). Objects in an ObjectCache
+/// (mlc-compile --cache-dir) are keyed by it, so a bump retires them all.
+constexpr unsigned kCodegenVersion = 1;
+
 /// Runs LLVM's optimization pipeline at `optLevel` (0-3).
 llvm::LogicalResult optimize(llvm::Module &module, const CPUTarget &target,
                              unsigned optLevel, std::string &error);
@@ -57,8 +65,8 @@ llvm::LogicalResult emitMachineCode(llvm::Module &module,
                                     FileKind kind, llvm::raw_pwrite_stream &os,
                                     std::string &error);
 
-/// The section mlc-pack-weight-globals puts the weights in; compileInParts
-/// emits them as an object of their own.
+/// The section mlc-pack-weight-globals puts the weights in; for a model.so
+/// backend::takeWeights moves them out of the module (Backend/Weights.h).
 constexpr const char *kWeightsSection = ".rodata.mlc_weights";
 
 /// At most this many parts per model (ParallelCodegen.cpp).
@@ -74,12 +82,14 @@ using PartsProgress = std::function<void(unsigned done, unsigned total)>;
 
 /// Splits `module` by function into partsFor(module) parts, optimizes each
 /// and emits it as an object file, on `jobs` threads; returns the objects'
-/// contents: the weights' object first if there are weights, then the
-/// parts in order (ParallelCodegen.cpp).
+/// contents, the parts in order (ParallelCodegen.cpp). With a `cache`, each
+/// part's object is looked up by a key of its bitcode and the target, and
+/// stored when it had to be compiled.
 llvm::FailureOr<llvm::SmallVector<llvm::SmallString<0>>>
 compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
                unsigned optLevel, unsigned jobs, std::string &error,
-               const PartsProgress &progress = nullptr);
+               const PartsProgress &progress = nullptr,
+               ObjectCache *cache = nullptr);
 
 /// Threads for compileInParts when the user gives no -j: the CPUs this
 /// process may use.

@@ -102,6 +102,12 @@ TEST_CASE("checkCompileOptions names the first bad option", "[compiler]") {
   bad = o;
   bad.runtimeLib.clear();
   CHECK(!checkCompileOptions(bad).empty());
+  bad = o;
+  bad.cacheDir = "cache";
+  CHECK(checkCompileOptions(bad).empty());
+  bad.output = "m.o";
+  CHECK(checkCompileOptions(bad) ==
+        "--cache-dir applies to shared libraries (model.so) only");
 }
 
 // The pipelines are text parsed when built: every combination of the
