@@ -54,7 +54,9 @@ static std::string graphPipeline(const PipelineOptions &o) {
   // Losses and optimizer updates become primitive ops that fold and fuse.
   p += "graph-expand-training-ops,";
   // MLC-PIPELINE: constant folding
-  p += "graph-fold-constants,";
+  // Weights that folding replaced (transposed, rescaled) are freed: the
+  // graph pipeline runs on the only copy of the module.
+  p += "graph-fold-constants,mlc-release-dead-weights,";
   // After folding: the filters (batch norm folded in) are constants.
   // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
   // room for 2 vectors of 5 rows).
@@ -65,7 +67,7 @@ static std::string graphPipeline(const PipelineOptions &o) {
   // Winograd form (no layout change around them).
   if (o.inference && o.winograd)
     p += "graph-winograd-convs,";
-  p += "canonicalize,cse,";
+  p += "canonicalize,cse,mlc-release-dead-weights,";
   // MLC-PIPELINE: fusion
   p += "func.func(graph-form-fusion-groups),";
   return p;
@@ -148,6 +150,10 @@ static std::string loopsPipeline(const PipelineOptions &o) {
          (o.parallel ? "" : " parallel-min-work=0") +
          "}),"
          "canonicalize,cse," +
+         // Weights replaced by packed copies are freed. Inference lowers the
+         // compiled module itself; a trainable model's families are copies
+         // that share blobs (Compile.cpp lowerToLLVM).
+         std::string(o.inference ? "mlc-release-dead-weights," : "") +
          bufferizePipeline(o) +
          "buffer-deallocation-pipeline,"
          "mlc-lower-strided-copies,"

@@ -12,6 +12,8 @@
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Transforms/Passes.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -33,6 +35,54 @@ int64_t sizeInBytes(Type type) {
   if (!kind || !tensor.hasStaticShape())
     return 0;
   return tensor.getNumElements() * getElementSize(*kind);
+}
+
+/// The bytes of a dense or dense_resource constant as stored (row-major,
+/// native order), if it stores every element and they are aligned.
+std::optional<ArrayRef<char>> rawElements(ElementsAttr attr, int64_t size) {
+  ArrayRef<char> raw;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    raw = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+             dense && !dense.isSplat()) {
+    raw = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  auto type = cast<ShapedType>(attr.getType());
+  if (int64_t(raw.size()) != type.getNumElements() * size ||
+      reinterpret_cast<uintptr_t>(raw.data()) % size)
+    return std::nullopt;
+  return raw;
+}
+
+/// A large weight's transpose (a Gemm's transB) read in place and written
+/// straight into its blob; the evaluator would copy the weight twice on the
+/// way. Null where the evaluator decides (small, splat or bool tensors).
+ElementsAttr foldTranspose(TransposeOp op, ElementsAttr input) {
+  auto type = cast<RankedTensorType>(op.getType());
+  std::optional<ElementKind> kind = getElementKind(type.getElementType());
+  if (!kind || *kind == ElementKind::I1 ||
+      type.getNumElements() <= kMaxDenseAttrElements)
+    return {};
+  int64_t size = getElementSize(*kind);
+  std::optional<ArrayRef<char>> raw = rawElements(input, size);
+  if (!raw)
+    return {};
+  // All elements equal: the evaluator's path makes a splat.
+  bool splat = true;
+  for (size_t i = size; i < raw->size() && splat; i += size)
+    splat = std::memcmp(raw->data(), raw->data() + i, size) == 0;
+  if (splat)
+    return {};
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocate(raw->size(), size, /*dataIsMutable=*/true);
+  transposeBytes(*raw, cast<ShapedType>(input.getType()).getShape(),
+                 op.getPerm(), size, blob.getMutableData());
+  return DenseResourceElementsAttr::get(type, "folded", std::move(blob));
 }
 
 struct GraphFoldConstants
@@ -87,18 +137,15 @@ struct GraphFoldConstants
         !getElementKind(type.getElementType()) || !withinSizeLimit(op, type))
       return false;
 
-    // Constants the evaluator cannot read (e.g. elided blobs) stay unfolded.
-    SmallVector<HostTensor> operands;
-    for (ElementsAttr attr : values) {
-      FailureOr<HostTensor> t = fromElementsAttr(attr);
-      if (failed(t))
+    ElementsAttr attr;
+    if (auto transpose = dyn_cast<TransposeOp>(op))
+      attr = foldTranspose(transpose, values[0]);
+    if (!attr) {
+      FailureOr<ElementsAttr> evaluated = evaluate(op, values);
+      if (failed(evaluated))
         return false;
-      operands.push_back(std::move(*t));
+      attr = *evaluated;
     }
-    FailureOr<HostTensor> result = evaluateOp(op, operands);
-    if (failed(result))
-      return false;
-    ElementsAttr attr = toElementsAttr(&getContext(), *result);
     if (attr.getType() != type)
       return false;
 
@@ -113,6 +160,25 @@ struct GraphFoldConstants
       if (def->use_empty())
         def->erase();
     return true;
+  }
+
+  /// The result of `op` on `values` through the reference evaluator.
+  FailureOr<ElementsAttr> evaluate(Operation *op,
+                                   ArrayRef<ElementsAttr> values) {
+    // Constants the evaluator cannot read (e.g. elided blobs) stay unfolded.
+    SmallVector<HostTensor> operands;
+    for (ElementsAttr attr : values) {
+      FailureOr<HostTensor> t = fromElementsAttr(attr);
+      if (failed(t))
+        return failure();
+      operands.push_back(std::move(*t));
+    }
+    FailureOr<HostTensor> result = evaluateOp(op, operands);
+    if (failed(result))
+      return failure();
+    operands.clear();
+    // The blob takes the result's storage: no copy.
+    return toElementsAttr(&getContext(), std::move(*result));
   }
 };
 

@@ -221,4 +221,19 @@ def GraphExpandTrainingOps : Pass<"graph-expand-training-ops"> {
   }];
 }
 
+def ReleaseDeadWeights : Pass<"mlc-release-dead-weights", "mlir::ModuleOp"> {
+  let summary = "Free the weight blobs that no op of the module references";
+  let description = [{
+    MLIR keeps every dense_resource blob for as long as the context lives,
+    so a weight that a pass replaced by a transformed copy (folded, packed)
+    would stay in memory. This pass frees the data of every builtin
+    dense_resource blob that no attribute in the module refers to.
+
+    Only correct where this module is the only IR of its context that holds
+    dense_resource attributes: the compiler runs it on the module it compiles
+    while no copy of it exists (not on the per-family copies of a trainable
+    model, which share blobs).
+  }];
+}
+
 #endif // MLC_TRANSFORMS_PASSES

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlc::codegen::contraction {
 
@@ -77,9 +78,11 @@ bool isPlainResult(AffineExpr e);
 
 bool isConstantInput(graph::FusionGroupOp group, Value v);
 
-/// The float values of a constant operand, dense or resource-backed.
-std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
-                                               Value v);
+/// The float values of a constant operand, dense or resource-backed: read in
+/// place where the attribute holds them as row-major floats, else decoded
+/// into `storage`.
+std::optional<ArrayRef<float>> constantData(graph::FusionGroupOp group, Value v,
+                                            std::vector<float> &storage);
 
 /// Chooses rows, tile sizes and operand accesses; nullopt: not our shape.
 std::optional<Plan> makePlan(graph::FusionGroupOp group,
@@ -139,6 +142,10 @@ private:
   /// a constant) and by a reduction dim: packable.
   bool canPack(const Access &a, bool isConstant) const;
   void pack(Access &a);
+  void packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
+                    ArrayRef<unsigned> order, const Access &a,
+                    ArrayRef<int64_t> shape,
+                    MutableArrayRef<float> packed) const;
   /// Whether `a`'s strided index is s * n + r with r >= 0 over the loops
   /// and its element type f32.
   bool canDeinterleave(const Access &a) const;

@@ -66,6 +66,55 @@ bool Emitter::canPack(const Access &a, bool isConstant) const {
   return hasReduction;
 }
 
+/// Scatters the row-major `src` of `srcShape` (dims as loop dims `order`,
+/// kUnit for extent 1) into the packed layout `shape` = [outer..., N/nr,
+/// reduction..., nr]. Each source dim adds its own term to the destination
+/// offset, so per-dim tables and an odometer replace per-element index math.
+void Emitter::packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
+                           ArrayRef<unsigned> order, const Access &a,
+                           ArrayRef<int64_t> shape,
+                           MutableArrayRef<float> packed) const {
+  SmallVector<int64_t> dstStrides = computeStrides(shape);
+  unsigned tilePos = a.packOuter.size();
+  unsigned rank = srcShape.size();
+  // terms[k][i]: the destination offset that index i of source dim k adds.
+  SmallVector<SmallVector<int64_t>> terms(rank);
+  for (unsigned k = 0; k < rank; ++k) {
+    unsigned d = order[k];
+    int64_t stride = 0;
+    if (auto it = llvm::find(a.packOuter, d); it != a.packOuter.end())
+      stride = dstStrides[it - a.packOuter.begin()];
+    else if (auto it = llvm::find(a.packReduction, d);
+             it != a.packReduction.end())
+      stride = dstStrides[tilePos + 1 + (it - a.packReduction.begin())];
+    for (int64_t i = 0; i < srcShape[k]; ++i)
+      terms[k].push_back(d == p.nDim ? i / nr() * dstStrides[tilePos] + i % nr()
+                                     : i * stride);
+  }
+  if (rank == 0) {
+    packed[0] = src[0];
+    return;
+  }
+  // Odometer over the outer source dims; the last dim is the inner loop.
+  SmallVector<int64_t> index(rank, 0);
+  ArrayRef<int64_t> inner = terms.back();
+  int64_t base = 0, width = srcShape.back();
+  for (int64_t lin = 0, e = src.size(); lin < e; lin += width) {
+    const float *row = src.data() + lin;
+    for (int64_t i = 0; i < width; ++i)
+      packed[base + inner[i]] = row[i];
+    for (int k = int(rank) - 2; k >= 0; --k) {
+      base -= terms[k][index[k]];
+      if (++index[k] < srcShape[k]) {
+        base += terms[k][index[k]];
+        break;
+      }
+      index[k] = 0;
+      base += terms[k][0];
+    }
+  }
+}
+
 /// Packs a right-hand side indexed by plain loop dims (or by s * d + c
 /// when not a constant) into [outer..., N/nr, reduction..., nr],
 /// zero-padded along n.
@@ -97,51 +146,17 @@ void Emitter::pack(Access &a) {
   shape.push_back(nr());
   auto packedType = RankedTensorType::get(shape, b.getF32Type());
 
-  // Position of each tensor dim in the packed layout, n split in two.
-  auto packedIndex = [&](ArrayRef<int64_t> src, int64_t &tile, int64_t &lane,
-                         SmallVector<int64_t> &dst) {
-    dst.clear();
-    int64_t nIdx = 0;
-    for (auto [k, d] : llvm::enumerate(order))
-      if (d == p.nDim)
-        nIdx = src[k];
-    tile = nIdx / nr();
-    lane = nIdx % nr();
-    auto find = [&](unsigned d) {
-      for (auto [k, dd] : llvm::enumerate(order))
-        if (dd == d)
-          return src[k];
-      return int64_t(0);
-    };
-    for (unsigned d : a.packOuter)
-      dst.push_back(find(d));
-    dst.push_back(tile);
-    for (unsigned d : a.packReduction)
-      dst.push_back(find(d));
-    dst.push_back(lane);
-  };
-
-  if (std::optional<SmallVector<float>> data = constantData(group, a.tensor)) {
-    // Weights: packed now, at compile time.
-    SmallVector<float> packed(packedType.getNumElements(), 0.0f);
-    SmallVector<int64_t> srcStrides = computeStrides(type.getShape());
-    SmallVector<int64_t> dstStrides = computeStrides(shape);
-    SmallVector<int64_t> src(type.getRank()), dst;
-    for (int64_t lin = 0, e = type.getNumElements(); lin < e; ++lin) {
-      int64_t r = lin;
-      for (int64_t k = 0; k < type.getRank(); ++k) {
-        src[k] = r / srcStrides[k];
-        r %= srcStrides[k];
-      }
-      int64_t tile, lane;
-      packedIndex(src, tile, lane, dst);
-      int64_t off = 0;
-      for (auto [k, v] : llvm::enumerate(dst))
-        off += v * dstStrides[k];
-      packed[off] = (*data)[lin];
-    }
-    auto blob =
-        HeapAsmResourceBlob::allocateAndCopyInferAlign(ArrayRef<float>(packed));
+  std::vector<float> storage;
+  if (std::optional<ArrayRef<float>> data =
+          constantData(group, a.tensor, storage)) {
+    // Weights: packed now, at compile time, straight into the blob.
+    AsmResourceBlob blob = HeapAsmResourceBlob::allocate(
+        packedType.getNumElements() * sizeof(float), alignof(float));
+    MutableArrayRef<float> packed(
+        reinterpret_cast<float *>(blob.getMutableData().data()),
+        packedType.getNumElements());
+    std::fill(packed.begin(), packed.end(), 0.0f);
+    packConstant(*data, type.getShape(), order, a, shape, packed);
     auto attr = DenseResourceElementsAttr::get(packedType, "packed_weight",
                                                std::move(blob));
     a.tensor = arith::ConstantOp::create(b, loc, attr);

@@ -10,6 +10,7 @@
 #include "ContractionKernel.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -140,14 +141,35 @@ bool isConstantInput(graph::FusionGroupOp group, Value v) {
   return static_cast<bool>(groupConstant(group, v));
 }
 
-/// The float values of a constant operand, dense or resource-backed.
-std::optional<SmallVector<float>> constantData(graph::FusionGroupOp group,
-                                               Value v) {
+std::optional<ArrayRef<float>> constantData(graph::FusionGroupOp group, Value v,
+                                            std::vector<float> &storage) {
+  arith::ConstantOp cst = groupConstant(group, v);
+  auto attr = cst ? dyn_cast<ElementsAttr>(cst.getValue()) : ElementsAttr();
+  auto type = attr ? dyn_cast<RankedTensorType>(attr.getType()) : nullptr;
+  if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+    return std::nullopt;
+  int64_t n = type.getNumElements();
+  // Weights can be hundreds of MB: read them where they are when the bytes
+  // are the row-major floats, suitably aligned.
+  auto inPlace = [&](ArrayRef<char> raw) -> std::optional<ArrayRef<float>> {
+    if (int64_t(raw.size()) != n * int64_t(sizeof(float)) ||
+        reinterpret_cast<uintptr_t>(raw.data()) % alignof(float))
+      return std::nullopt;
+    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()), n);
+  };
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      if (std::optional<ArrayRef<float>> values = inPlace(blob->getData()))
+        return values;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && !dense.isSplat())
+    if (std::optional<ArrayRef<float>> values = inPlace(dense.getRawData()))
+      return values;
   std::optional<graph::HostTensor> t = groupConstantTensor(group, v);
   if (!t || t->getKind() != graph::ElementKind::F32)
     return std::nullopt;
   ArrayRef<float> values = t->values<float>();
-  return SmallVector<float>(values.begin(), values.end());
+  storage.assign(values.begin(), values.end());
+  return ArrayRef<float>(storage);
 }
 
 /// Chooses rows, tile sizes and operand accesses; nullopt: not our shape.

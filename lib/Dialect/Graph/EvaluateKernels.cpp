@@ -357,17 +357,8 @@ HostTensor avgPool(AvgPool2DOp op, const HostTensor &x,
 HostTensor transpose(const HostTensor &x, ArrayRef<int64_t> perm,
                      ArrayRef<int64_t> outShape) {
   HostTensor out(x.getKind(), outShape);
-  SmallVector<int64_t> inStrides = rowMajorStrides(x.getShape());
-  SmallVector<SmallVector<int64_t>> strides(1);
-  for (int64_t p : perm)
-    strides[0].push_back(inStrides[p]);
-  dispatchAll(x.getKind(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    auto src = x.values<T>();
-    auto dst = out.values<T>();
-    walk(outShape, strides, {0},
-         [&](int64_t i, ArrayRef<int64_t> off) { dst[i] = src[off[0]]; });
-  });
+  transposeBytes(x.getBytes(), x.getShape(), perm, getElementSize(x.getKind()),
+                 out.getMutableBytes());
   return out;
 }
 
@@ -530,3 +521,83 @@ HostTensor cast(const HostTensor &x, ElementKind to) {
 }
 
 } // namespace mlc::graph::detail
+
+namespace {
+
+using llvm::ArrayRef;
+using llvm::MutableArrayRef;
+using llvm::SmallVector;
+
+using namespace mlc::graph::detail;
+
+template <typename T>
+void transposeTyped(const T *src, ArrayRef<int64_t> inShape,
+                    ArrayRef<int64_t> perm, T *dst) {
+  int64_t rank = perm.size();
+  if (rank == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  SmallVector<int64_t> inStrides = rowMajorStrides(inShape);
+  SmallVector<int64_t> outShape, srcStrides;
+  for (int64_t p : perm) {
+    outShape.push_back(inShape[p]);
+    srcStrides.push_back(inStrides[p]);
+  }
+  SmallVector<int64_t> dstStrides = rowMajorStrides(outShape);
+  int64_t last = rank - 1;
+  int64_t j = llvm::find(perm, last) - perm.begin();
+  SmallVector<int64_t> space(outShape);
+  SmallVector<SmallVector<int64_t>> strides = {srcStrides, dstStrides};
+  space[last] = 1;
+  if (j == last) {
+    // The innermost dim stays innermost: whole rows.
+    int64_t n = outShape[last];
+    walk(space, strides, {0, 0}, [&](int64_t, ArrayRef<int64_t> off) {
+      std::copy_n(src + off[0], n, dst + off[1]);
+    });
+    return;
+  }
+  // Output dim j reads the input's rows: tiles of j x last keep both the
+  // reads and the writes in cache (a weight's transpose at memory speed).
+  constexpr int64_t kTile = 32;
+  space[j] = 1;
+  int64_t nj = outShape[j], nl = outShape[last];
+  int64_t srcL = srcStrides[last], dstJ = dstStrides[j];
+  walk(space, strides, {0, 0}, [&](int64_t, ArrayRef<int64_t> off) {
+    for (int64_t j0 = 0; j0 < nj; j0 += kTile)
+      for (int64_t l0 = 0; l0 < nl; l0 += kTile) {
+        int64_t je = std::min(nj, j0 + kTile), le = std::min(nl, l0 + kTile);
+        for (int64_t jj = j0; jj < je; ++jj) {
+          const T *in = src + off[0] + jj;
+          T *o = dst + off[1] + jj * dstJ;
+          for (int64_t ll = l0; ll < le; ++ll)
+            o[ll] = in[ll * srcL];
+        }
+      }
+  });
+}
+
+} // namespace
+
+void mlc::graph::transposeBytes(ArrayRef<char> src, ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> perm, int64_t elementSize,
+                                MutableArrayRef<char> dst) {
+  assert(src.size() == dst.size() && "transpose keeps the size");
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    transposeTyped(reinterpret_cast<const T *>(src.data()), shape, perm,
+                   reinterpret_cast<T *>(dst.data()));
+  };
+  switch (elementSize) {
+  case 1:
+    return run(uint8_t());
+  case 2:
+    return run(uint16_t());
+  case 4:
+    return run(uint32_t());
+  case 8:
+    return run(uint64_t());
+  }
+  llvm_unreachable("unsupported element size");
+}

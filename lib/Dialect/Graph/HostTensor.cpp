@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <memory>
+
 using namespace mlir;
 using namespace mlc::graph;
 using mlc::graph::detail::fail;
@@ -220,15 +222,29 @@ template <typename T> bool isSplat(ArrayRef<T> values) {
   return true;
 }
 
+/// `owned`, when given, holds `values` and may be taken by the blob.
 template <typename T>
 ElementsAttr toDenseOrBlob(RankedTensorType type, ArrayRef<T> values,
-                           StringRef blobName) {
+                           StringRef blobName,
+                           std::vector<T> *owned = nullptr) {
   if (!values.empty() && isSplat(values))
     return DenseElementsAttr::get(type, values.front());
   if ((int64_t)values.size() <= kMaxDenseAttrElements)
     return DenseElementsAttr::get(type, values);
+  if (!owned)
+    return DenseResourceElementsAttr::get(
+        type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values));
+  auto keep = std::make_unique<std::vector<T>>(std::move(*owned));
+  ArrayRef<char> data(reinterpret_cast<const char *>(keep->data()),
+                      keep->size() * sizeof(T));
   return DenseResourceElementsAttr::get(
-      type, blobName, HeapAsmResourceBlob::allocateAndCopyInferAlign(values));
+      type, blobName,
+      AsmResourceBlob(
+          data, alignof(T),
+          [keep = std::move(keep)](void *, size_t, size_t) mutable {
+            keep.reset();
+          },
+          /*dataIsMutable=*/true));
 }
 } // namespace
 
@@ -249,6 +265,26 @@ ElementsAttr mlc::graph::toElementsAttr(MLIRContext *ctx,
                            tensor.values<uint8_t>().end());
     return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
   }
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+ElementsAttr mlc::graph::toElementsAttr(MLIRContext *ctx, HostTensor &&tensor,
+                                        StringRef blobName) {
+  RankedTensorType type = tensor.getType(ctx);
+  switch (tensor.getKind()) {
+  case ElementKind::F32:
+    return toDenseOrBlob(type, ArrayRef<float>(tensor.f32), blobName,
+                         &tensor.f32);
+  case ElementKind::I64:
+    return toDenseOrBlob(type, ArrayRef<int64_t>(tensor.i64), blobName,
+                         &tensor.i64);
+  case ElementKind::I32:
+    return toDenseOrBlob(type, ArrayRef<int32_t>(tensor.i32), blobName,
+                         &tensor.i32);
+  case ElementKind::I1:
+    return toElementsAttr(ctx, static_cast<const HostTensor &>(tensor),
+                          blobName);
   }
   llvm_unreachable("unknown element kind");
 }

@@ -284,7 +284,7 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
 }
 
 LogicalResult ONNXGraphImporter::importInitializers() {
-  for (const onnx::Tensor &t : model.initializers) {
+  for (onnx::Tensor &t : model.initializers) {
     Location loc = namedLoc("initializer '" + t.name + "'");
     // An input with an initializer default can be bound like any input;
     // the bound tensor must have the initializer's type and shape.
@@ -301,8 +301,9 @@ LogicalResult ONNXGraphImporter::importInitializers() {
     auto type = tensorType(t, loc, "initializer '" + t.name + "'");
     if (failed(type))
       return failure();
-    values[t.name] =
-        graph::ConstantOp::create(builder, loc, tensorToAttr(*type, t));
+    // The weight's bytes move into the blob: no second copy of the weights.
+    values[t.name] = graph::ConstantOp::create(
+        builder, loc, makeWeightAttr(*type, std::move(t.data), t.name));
   }
   return success();
 }

@@ -20,7 +20,8 @@ namespace mlc::frontend {
 
 class ONNXGraphImporter {
 public:
-  ONNXGraphImporter(mlir::MLIRContext *ctx, const onnx::Model &model,
+  /// The initializers' data is moved into the constants (not copied).
+  ONNXGraphImporter(mlir::MLIRContext *ctx, onnx::Model &model,
                     const ONNXImportOptions &options)
       : ctx(ctx), model(model), options(options), builder(ctx) {}
 
@@ -40,7 +41,7 @@ public:
   llvm::SmallVector<std::string> dependentInputs(mlir::Value v);
 
   mlir::MLIRContext *ctx;
-  const onnx::Model &model;
+  onnx::Model &model;
   const ONNXImportOptions &options;
   mlir::OpBuilder builder;
   int64_t opset = 0;

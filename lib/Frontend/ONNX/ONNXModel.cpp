@@ -10,10 +10,17 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
+
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <set>
-#include <sstream>
+#include <unistd.h>
 
 namespace mlc::onnx {
 
@@ -28,14 +35,19 @@ constexpr int64_t kMaxElements = int64_t(1) << 40;
 std::string quote(const std::string &s) { return "'" + s + "'"; }
 
 bool readFile(const std::string &path, std::string &bytes, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     error = "cannot open file: " + std::string(strerror(errno));
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  bytes = ss.str();
+  // One buffer of the file's size (a stringstream would hold two).
+  std::streamoff size = in.tellg();
+  bytes.resize(size_t(size < 0 ? 0 : size));
+  in.seekg(0);
+  if (!in.read(bytes.data(), std::streamsize(bytes.size()))) {
+    error = "cannot read file: " + std::string(strerror(errno));
+    return false;
+  }
   return true;
 }
 
@@ -121,8 +133,11 @@ bool loadExternal(const pb::TensorProto &t, const std::string &baseDir,
   return true;
 }
 
+/// `raw`, when given, is the tensor's raw_data read apart from `t` (see
+/// scanModel); it is moved into `out`.
 bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
-                   Tensor &out, std::string &error) {
+                   Tensor &out, std::string &error,
+                   std::vector<char> *raw = nullptr) {
   out.name = t.name();
   out.dataType = t.data_type();
   out.dims.assign(t.dims().begin(), t.dims().end());
@@ -163,14 +178,18 @@ bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
   };
   if (t.data_location() == pb::TensorProto::EXTERNAL)
     return loadExternal(t, baseDir, bytes, out.data, error);
-  if (t.has_raw_data()) {
-    if (int64_t(t.raw_data().size()) != bytes) {
-      error = "has " + std::to_string(t.raw_data().size()) +
+  if (raw || t.has_raw_data()) {
+    size_t have = raw ? raw->size() : t.raw_data().size();
+    if (int64_t(have) != bytes) {
+      error = "has " + std::to_string(have) +
               " bytes of raw data but its dims and type need " +
               std::to_string(bytes);
       return false;
     }
-    out.data.assign(t.raw_data().begin(), t.raw_data().end());
+    if (raw)
+      out.data = std::move(*raw);
+    else
+      out.data.assign(t.raw_data().begin(), t.raw_data().end());
     if (out.dataType == Bool)
       for (char &c : out.data)
         c = c != 0;
@@ -297,6 +316,108 @@ bool parseProto(const std::string &bytes, google::protobuf::MessageLite &msg) {
   return msg.ParseFromString(bytes);
 }
 
+//===----------------------------------------------------------------------===//
+// Reading a model without a second copy of its weights
+//===----------------------------------------------------------------------===//
+
+// Parsing the whole file with protobuf would hold the file's bytes and the
+// parsed raw_data at once (2x the weights), then convertTensor's copy. So
+// the file is streamed field by field: each initializer's raw_data is read
+// straight into the buffer that becomes Tensor::data (the importer then
+// hands it to MLIR), and every other field is re-encoded and parsed by
+// protobuf as usual. Concatenating a message's fields is how protobuf merges
+// it, so the re-encoded rest parses exactly as the original would.
+
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
+using google::protobuf::io::CodedOutputStream;
+
+/// An initializer as read by scanModel: its fields but raw_data, and the
+/// raw_data itself.
+struct ScannedTensor {
+  pb::TensorProto proto;
+  std::vector<char> raw;
+  bool hasRaw = false;
+};
+
+constexpr uint32_t lengthDelimited(int field) {
+  return uint32_t(field) << 3 | WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+}
+
+/// Reads the fields of the message at `in` up to its limit (or the end of
+/// the input). `take(tag)` reads the fields it wants and returns 1, returns
+/// 0 to have the field copied to `rest`, or -1 on an error.
+template <typename F>
+bool scanFields(CodedInputStream &in, std::string &rest, F &&take) {
+  {
+    google::protobuf::io::StringOutputStream stream(&rest);
+    CodedOutputStream out(&stream);
+    while (uint32_t tag = in.ReadTag()) {
+      int taken = take(tag);
+      if (taken < 0 ||
+          (taken == 0 && !WireFormatLite::SkipField(&in, tag, &out)))
+        return false;
+    }
+  } // `out` trims `rest` to what was written.
+  return in.ConsumedEntireMessage();
+}
+
+/// Reads a length-delimited field's body with `read`, within its limit.
+template <typename F> int readNested(CodedInputStream &in, F &&read) {
+  uint32_t length;
+  if (!in.ReadVarint32(&length))
+    return -1;
+  CodedInputStream::Limit limit = in.PushLimit(int(length));
+  bool ok = read() && in.BytesUntilLimit() == 0;
+  in.PopLimit(limit);
+  return ok ? 1 : -1;
+}
+
+bool scanTensor(CodedInputStream &in, ScannedTensor &t) {
+  std::string rest;
+  bool ok = scanFields(in, rest, [&](uint32_t tag) {
+    if (tag != lengthDelimited(pb::TensorProto::kRawDataFieldNumber))
+      return 0;
+    uint32_t length;
+    if (!in.ReadVarint32(&length) || int64_t(length) > in.BytesUntilLimit())
+      return -1;
+    // A repeated field keeps its last value, as protobuf does.
+    t.raw = std::vector<char>();
+    t.raw.resize(length);
+    t.hasRaw = true;
+    return in.ReadRaw(t.raw.data(), int(length)) ? 1 : -1;
+  });
+  return ok && t.proto.ParseFromString(rest);
+}
+
+/// Reads a ModelProto from `fd` into `proto`, with the graph's initializers
+/// moved to `initializers`.
+bool scanModel(int fd, pb::ModelProto &proto,
+               std::vector<ScannedTensor> &initializers) {
+  google::protobuf::io::FileInputStream file(fd, 1 << 20);
+  CodedInputStream in(&file);
+  std::string modelRest, graphRest;
+  bool hasGraph = false;
+  bool ok = scanFields(in, modelRest, [&](uint32_t tag) {
+    if (tag != lengthDelimited(pb::ModelProto::kGraphFieldNumber))
+      return 0;
+    hasGraph = true;
+    return readNested(in, [&] {
+      return scanFields(in, graphRest, [&](uint32_t graphTag) {
+        if (graphTag !=
+            lengthDelimited(pb::GraphProto::kInitializerFieldNumber))
+          return 0;
+        initializers.emplace_back();
+        return readNested(in,
+                          [&] { return scanTensor(in, initializers.back()); });
+      });
+    });
+  });
+  if (!ok || !proto.ParseFromString(modelRest))
+    return false;
+  return !hasGraph || proto.mutable_graph()->ParseFromString(graphRest);
+}
+
 } // namespace
 
 std::string dataTypeName(int32_t type) {
@@ -377,15 +498,24 @@ const Attribute *Node::findAttribute(const std::string &name) const {
 }
 
 bool loadModel(const std::string &path, Model &model, std::string &error) {
-  std::string bytes;
-  if (!readFile(path, bytes, error))
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = "cannot open file: " + std::string(strerror(errno));
     return false;
-  if (bytes.empty()) {
+  }
+  off_t size = lseek(fd, 0, SEEK_END);
+  if (size == 0) {
+    close(fd);
     error = "empty file, not an ONNX model";
     return false;
   }
   pb::ModelProto proto;
-  if (!parseProto(bytes, proto)) {
+  std::vector<ScannedTensor> scanned;
+  // The stream's byte limit (2 GiB) is also our limit on a model file.
+  bool parsed =
+      size > 0 && lseek(fd, 0, SEEK_SET) == 0 && scanModel(fd, proto, scanned);
+  close(fd);
+  if (!parsed) {
     error = "cannot parse the file as an ONNX ModelProto (truncated, "
             "corrupt or not ONNX)";
     return false;
@@ -406,13 +536,15 @@ bool loadModel(const std::string &path, Model &model, std::string &error) {
   std::string baseDir = directoryOf(path);
 
   std::set<std::string> initNames;
-  for (const auto &t : g.initializer()) {
+  for (ScannedTensor &s : scanned) {
+    const pb::TensorProto &t = s.proto;
     Tensor tensor;
     if (t.name().empty()) {
       error = "an initializer has no name";
       return false;
     }
-    if (!convertTensor(t, baseDir, tensor, error)) {
+    if (!convertTensor(t, baseDir, tensor, error,
+                       s.hasRaw ? &s.raw : nullptr)) {
       error = "initializer " + quote(t.name()) + " " + error;
       return false;
     }
@@ -422,6 +554,7 @@ bool loadModel(const std::string &path, Model &model, std::string &error) {
     }
     model.initializers.push_back(std::move(tensor));
   }
+  scanned.clear();
   if (g.sparse_initializer_size()) {
     error = "sparse initializers are not supported";
     return false;

@@ -244,6 +244,62 @@ TEST_CASE("loadModel decodes FLOAT initializers", "[onnx][model][init]") {
   }
 }
 
+TEST_CASE("loadModel reads a model the way protobuf merges fields",
+          "[onnx][model][init]") {
+  // The reader streams initializers' raw_data apart from the other fields;
+  // fields that repeat must still merge as protobuf merges them.
+  std::vector<float> a = {1, 2, 3}, b = {4, 5, 6}, c = {7, 8};
+  pb::ModelProto first = makeModel();
+  pb::TensorProto w = floatTensor("w", {3}, a);
+  *first.mutable_graph()->add_initializer() = w;
+  pb::ModelProto second;
+  *second.mutable_graph()->add_initializer() = floatTensor("v", {2}, c);
+  second.mutable_graph()->set_name("merged");
+  std::string bytes = first.SerializeAsString() + second.SerializeAsString();
+  // A third graph field whose tensor has raw_data twice: the last counts.
+  auto lengthDelimited = [](int field, const std::string &body) {
+    std::string out(1, char(field << 3 | 2));
+    for (size_t n = body.size();; n >>= 7) {
+      out += char((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      if (n < 0x80)
+        break;
+    }
+    return out + body;
+  };
+  pb::TensorProto u = w, again;
+  u.set_name("u");
+  std::vector<char> bBytes = bytesOf(b);
+  again.set_raw_data(bBytes.data(), bBytes.size());
+  std::string graphField = lengthDelimited(
+      7, lengthDelimited(5, u.SerializeAsString() + again.SerializeAsString()));
+  bytes += graphField;
+  pb::ModelProto reference;
+  REQUIRE(reference.ParseFromString(bytes));
+  REQUIRE(reference.graph().initializer_size() == 3);
+
+  std::string path = writeModel("merged.onnx", first);
+  {
+    FILE *f = fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    fwrite(bytes.data(), 1, bytes.size(), f);
+    fclose(f);
+  }
+  mo::Model m;
+  std::string error;
+  INFO("error: " << error);
+  REQUIRE(mo::loadModel(path, m, error));
+  CHECK(m.graphName == "merged");
+  REQUIRE(m.initializers.size() == 3);
+  CHECK(m.initializers[0].name == "w");
+  CHECK(m.initializers[0].data == bytesOf(a));
+  CHECK(m.initializers[1].name == "v");
+  CHECK(m.initializers[1].data == bytesOf(c));
+  CHECK(m.initializers[2].name == "u");
+  CHECK(m.initializers[2].data == bytesOf(b));
+  CHECK(reference.graph().initializer(2).raw_data() ==
+        std::string(bBytes.begin(), bBytes.end()));
+}
+
 TEST_CASE("loadModel decodes INT64 initializers", "[onnx][model][init]") {
   std::vector<int64_t> v = {0, -1, INT64_MAX, INT64_MIN, 42};
   SECTION("raw_data") {

@@ -77,6 +77,10 @@ public:
   /// Same kind, shape and bytes (so NaNs compare by payload, and -0 != +0).
   bool bitwiseEquals(const HostTensor &other) const;
 
+  friend mlir::ElementsAttr toElementsAttr(mlir::MLIRContext *ctx,
+                                           HostTensor &&tensor,
+                                           llvm::StringRef blobName);
+
 private:
   template <typename T> std::vector<T> &storage() {
     if constexpr (std::is_same_v<T, float>) {
@@ -124,6 +128,19 @@ mlir::FailureOr<HostTensor> fromElementsAttr(mlir::ElementsAttr attr,
 mlir::ElementsAttr toElementsAttr(mlir::MLIRContext *ctx,
                                   const HostTensor &tensor,
                                   llvm::StringRef blobName = "folded");
+
+/// Encodes a tensor like the above; a blob takes over the tensor's storage
+/// instead of copying it.
+mlir::ElementsAttr toElementsAttr(mlir::MLIRContext *ctx, HostTensor &&tensor,
+                                  llvm::StringRef blobName = "folded");
+
+/// Writes the row-major `src` of `shape` with its dims permuted by `perm`
+/// (out dim i is in dim perm[i]) into `dst`; elements of 1, 2, 4 or 8 bytes,
+/// `src` and `dst` aligned to them. Tiled: large weights transpose at memory
+/// speed.
+void transposeBytes(llvm::ArrayRef<char> src, llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<int64_t> perm, int64_t elementSize,
+                    llvm::MutableArrayRef<char> dst);
 
 /// Evaluates one single-result graph op (graph.constant included) on
 /// operands given in operand order. Operand kinds and shapes must match the

@@ -10,6 +10,8 @@
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <vector>
+
 namespace mlc::frontend {
 
 /// The attribute for a weight of `type` from its raw little-endian bytes
@@ -18,6 +20,17 @@ namespace mlc::frontend {
 mlir::ElementsAttr makeWeightAttr(mlir::RankedTensorType type,
                                   llvm::ArrayRef<char> bytes,
                                   llvm::StringRef name);
+
+/// The same, taking ownership of `bytes`: a blob keeps the vector's buffer
+/// instead of a copy (the buffer must be aligned for the element type, as
+/// operator new's are).
+mlir::ElementsAttr makeWeightAttr(mlir::RankedTensorType type,
+                                  std::vector<char> &&bytes,
+                                  llvm::StringRef name);
+
+/// The alignment a weight blob of `type` declares: its element size,
+/// rounded up to a power of two.
+size_t elementAlignment(mlir::RankedTensorType type);
 
 } // namespace mlc::frontend
 
