@@ -143,6 +143,7 @@ static std::string loopsPipeline(const PipelineOptions &o) {
          // The groups are vectorized where they are lowered, in parallel;
          // mlc-vectorize-kernels is left the pads' borders.
          " vectorize=true reassociate-fp-reductions=" + reassociate +
+         (o.inference ? " release-weights=true" : "") +
          "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-"
          "bits=" +
          std::to_string(o.vectorBits) +

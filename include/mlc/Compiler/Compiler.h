@@ -52,6 +52,9 @@ std::string checkCompileOptions(const CompileOptions &options);
 
 /// Compiles `options.input` into `options.output`. The context is set up
 /// here (mlc's dialects are added to it); diagnostics go to its handlers.
+/// The compile frees the weight blobs its module stops using (and, after
+/// writing a model.so, all of its weights): the context must not hold other
+/// IR with dense_resource weights. Use a fresh context per compile.
 mlir::LogicalResult compile(mlir::MLIRContext &context,
                             const CompileOptions &options,
                             const CompileHooks &hooks = {});

@@ -10,11 +10,16 @@
 #include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Target/ModelEmitter.h"
 #include "mlc/Transforms/Autodiff.h"
+#include "mlc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -403,4 +408,40 @@ TEST_CASE("importModel can take weights as arguments", "[frontend]") {
   CHECK(constants == 0);
   CHECK_FALSE(frontend::importModel(&ctx, linearModel(8), {"nope"}));
   CHECK_THAT(diags.messages.back(), Catch::Contains("no weight named 'nope'"));
+}
+
+TEST_CASE("mlc-release-dead-weights frees exactly the unreferenced blobs",
+          "[weights]") {
+  // Its own context: the pass frees every blob no op of the module names.
+  DialectRegistry registry;
+  mlc::registerDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadDialect<graph::GraphDialect, func::FuncDialect>();
+  const char *text = R"mlir(
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %w = graph.constant dense_resource<w_live> : tensor<4xf32>
+  %0 = graph.add %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+{-#
+  dialect_resources: { builtin: {
+    w_live: "0x04000000000000000000803F0000004000004040",
+    w_dead: "0x04000000000000000000803F0000004000004040" } }
+#-}
+)mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &ctx);
+  REQUIRE(module);
+  auto &manager =
+      DenseResourceElementsHandle::getManagerInterface(&ctx).getBlobManager();
+  auto bytes = [&](StringRef name) {
+    auto *entry = manager.lookup(name);
+    return entry && entry->getBlob() ? entry->getBlob()->getData().size()
+                                     : size_t(0);
+  };
+  REQUIRE(bytes("w_dead") == 16);
+  PassManager pm(&ctx);
+  pm.addPass(graph::createReleaseDeadWeights());
+  REQUIRE(succeeded(pm.run(*module)));
+  CHECK(bytes("w_live") == 16);
+  CHECK(bytes("w_dead") == 0);
 }

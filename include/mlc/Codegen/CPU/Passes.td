@@ -56,6 +56,12 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
            "false",
            "With vectorize: as mlc-vectorize-kernels' option">,
+    Option<"releaseWeights", "release-weights", "bool", "false",
+           "Free a weight's blob as soon as the last group that read it "
+           "was lowered without it (a packed copy replaced it), so the "
+           "originals and their packed copies are not all alive at once. "
+           "Only when no other module shares the context's blobs "
+           "(mlc-compile's inference pipeline)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::LLVM::LLVMDialect",
