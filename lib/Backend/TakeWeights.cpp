@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Backend/Weights.h"
+#include "mlc/Dialect/Graph/WeightBlobs.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -97,9 +98,8 @@ uint64_t WeightsImage::fingerprint() const {
 void WeightsImage::releaseBlobs() {
   for (Attribute source : sources)
     if (auto resource = dyn_cast<DenseResourceElementsAttr>(source))
-      if (DialectResourceBlobManager::BlobEntry *entry =
-              resource.getRawHandle().getResource())
-        entry->setBlob(AsmResourceBlob());
+      if (graph::BlobEntry *entry = resource.getRawHandle().getResource())
+        graph::releaseBlob(entry);
   for (Entry &e : entries)
     e.bytes = {};
   sources.clear();

@@ -77,6 +77,31 @@ private:
       return fail("error writing '" + shown + "'");
     return success();
   }
+  /// Creates `out`'s temporary, fills it with `write` and returns its path.
+  FailureOr<std::string>
+  writeTemporary(AtomicOutput &out, StringRef shown,
+                 llvm::function_ref<LogicalResult(raw_fd_ostream &)> write) {
+    std::string error;
+    std::string tmp = out.create(error);
+    if (tmp.empty())
+      return fail(error);
+    if (failed(writeFile(tmp, shown, write)))
+      return failure();
+    return tmp;
+  }
+  /// An object file for the link, removed when the compile ends; its path
+  /// is appended to `objectPaths`.
+  LogicalResult
+  writeObject(const Twine &name, std::vector<std::string> &objectPaths,
+              llvm::function_ref<LogicalResult(raw_fd_ostream &)> write) {
+    temporaries.push_back(std::make_unique<AtomicOutput>(name.str()));
+    FailureOr<std::string> path =
+        writeTemporary(*temporaries.back(), name.str(), write);
+    if (failed(path))
+      return failure();
+    objectPaths.push_back(*path);
+    return success();
+  }
   /// Starts a phase: its time in the report, the caller's progress line
   /// and --mlir-timing.
   TimingScope beginPhase(StringRef name) {
@@ -294,32 +319,23 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
     std::string path = externalWeightsPath(options);
     weightsFile = sys::path::filename(path).str();
     weightsOutput.emplace(path);
-    std::string tmp = weightsOutput->create(error);
-    if (tmp.empty())
-      return fail(error);
-    if (failed(writeFile(tmp, path, [&](raw_fd_ostream &os) {
+    if (failed(writeTemporary(*weightsOutput, path, [&](raw_fd_ostream &os) {
           backend::writeWeightsFile(weights, os);
           return success();
         })))
       return failure();
   }
-  temporaries.push_back(
-      std::make_unique<AtomicOutput>(options.output + ".weights.o"));
-  std::string objectPath = temporaries.back()->create(error);
-  if (objectPath.empty())
-    return fail(error);
-  if (failed(writeFile(objectPath, objectPath, [&](raw_fd_ostream &os) {
-        return failed(backend::writeWeightsObject(
-                   weights, cpu.triple,
-                   options.externalWeights
-                       ? backend::WeightsPlacement::External
-                       : backend::WeightsPlacement::Embedded,
-                   weightsFile, os, error))
-                   ? fail(error)
-                   : success();
-      })))
+  backend::WeightsPlacement placement =
+      options.externalWeights ? backend::WeightsPlacement::External
+                              : backend::WeightsPlacement::Embedded;
+  if (failed(writeObject(
+          options.output + ".weights.o", objectPaths, [&](raw_fd_ostream &os) {
+            return failed(backend::writeWeightsObject(
+                       weights, cpu.triple, placement, weightsFile, os, error))
+                       ? fail(error)
+                       : success();
+          })))
     return failure();
-  objectPaths.push_back(objectPath);
   report["weights_image_bytes"] = int64_t(weights.size);
   // Nothing reads the model's constants any more.
   weights.releaseBlobs();
@@ -358,19 +374,13 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
                                      {"rejected", counts.rejected}};
     }
   }
-  for (auto [i, object] : llvm::enumerate(*objects)) {
-    temporaries.push_back(std::make_unique<AtomicOutput>(
-        options.output + ".part" + std::to_string(i) + ".o"));
-    std::string objectPath = temporaries.back()->create(error);
-    if (objectPath.empty())
-      return fail(error);
-    if (failed(writeFile(objectPath, objectPath, [&](raw_fd_ostream &os) {
-          os << object;
-          return success();
-        })))
+  for (auto [i, object] : llvm::enumerate(*objects))
+    if (failed(writeObject(options.output + ".part" + Twine(i) + ".o",
+                           objectPaths, [&](raw_fd_ostream &os) {
+                             os << object;
+                             return success();
+                           })))
       return failure();
-    objectPaths.push_back(objectPath);
-  }
   objects->clear();
   TimingScope timer = beginPhase("link model.so");
   if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlc/Dialect/Graph/WeightBlobs.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -29,11 +30,9 @@ struct ReleaseDeadWeights
 
   void runOnOperation() override {
     llvm::DenseSet<const void *> used;
-    getOperation()->walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-        used.insert(attr.getRawHandle().getResource());
-      });
-    });
+    mlc::graph::forEachWeightBlob(
+        getOperation(),
+        [&](mlc::graph::BlobEntry *blob) { used.insert(blob); });
     DialectResourceBlobManager &manager =
         DenseResourceElementsHandle::getManagerInterface(&getContext())
             .getBlobManager();
@@ -46,8 +45,8 @@ struct ReleaseDeadWeights
               dead.push_back(entry.first().str());
         });
     for (const std::string &name : dead)
-      if (DialectResourceBlobManager::BlobEntry *entry = manager.lookup(name))
-        entry->setBlob(AsmResourceBlob());
+      if (mlc::graph::BlobEntry *entry = manager.lookup(name))
+        mlc::graph::releaseBlob(entry);
   }
 };
 

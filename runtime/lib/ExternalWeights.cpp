@@ -12,6 +12,7 @@
 
 #include "ExternalWeights.h"
 #include "Error.h"
+#include "FileIO.h"
 #include "mlc/model_abi.h"
 
 #include <dlfcn.h>
@@ -27,22 +28,6 @@
 using namespace mlc::rt;
 
 namespace {
-/// Reads all of `size` bytes at `offset`; false on a short read.
-bool readAt(int fd, void *buf, size_t size, off_t offset) {
-  char *p = static_cast<char *>(buf);
-  while (size > 0) {
-    ssize_t n = pread(fd, p, size, offset);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= size_t(n);
-    offset += n;
-  }
-  return true;
-}
-
 /// The weights file's path: `name` in the model.so's directory.
 char *weightsPath(const char *modelPath, const char *name) {
   const char *slash = strrchr(modelPath, '/');
@@ -75,7 +60,7 @@ mlc_status mapFile(mlc_model *model, const mlc_external_weights *info,
     status = setError(MLC_ERR_LOAD, "cannot stat the weights file '%s': %s",
                       path, strerror(errno));
   } else if (uint64_t(st.st_size) < sizeof(header) ||
-             !readAt(fd, &header, sizeof(header), 0) ||
+             !readAll(fd, &header, sizeof(header), 0) ||
              memcmp(header.magic, MLC_WEIGHTS_MAGIC, sizeof(header.magic))) {
     status =
         setError(MLC_ERR_LOAD, "'%s' is not an mlc weights file (model '%s')%s",

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
+#include "FileIO.h"
 #include "Model.h"
 #include "Signature.h"
 #include "TrainingState.h"
@@ -108,20 +109,6 @@ struct Bytes {
     append("\"");
   }
 };
-
-bool writeAll(int fd, const void *data, size_t size) {
-  const char *p = static_cast<const char *>(data);
-  while (size > 0) {
-    ssize_t n = write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    size -= size_t(n);
-  }
-  return true;
-}
 
 //===----------------------------------------------------------------------===//
 // A strict JSON reader for the header
@@ -421,17 +408,9 @@ mlc_status readFile(const char *path, char **data, size_t *size) {
                     "'%s'",
                     (unsigned long long)total, path);
   }
-  size_t got = 0;
-  while (got < total) {
-    ssize_t n = read(fd, buf + got, total - got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    got += size_t(n);
-  }
+  bool read = readAll(fd, buf, total, 0);
   close(fd);
-  if (got != total) {
+  if (!read) {
     free(buf);
     return setError(MLC_ERR_INVALID_ARGUMENT, "cannot read '%s'", path);
   }

@@ -11,9 +11,9 @@
 #include "mlc/Codegen/CPU/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 
+#include "mlc/Dialect/Graph/WeightBlobs.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -119,56 +119,52 @@ LogicalResult tileAndFuse(RewriterBase &rewriter,
 /// weights alone are 440 MB, and with every original alive until the pass
 /// ends, the originals and the copies were both in memory.
 class WeightUses {
+  using BlobEntry = mlc::graph::BlobEntry;
+
 public:
   explicit WeightUses(func::FuncOp func) {
+    // A constant's blob counts its uses; a blob some other op names (not
+    // as a constant's value) stays.
+    llvm::DenseMap<BlobEntry *, int> counts;
     func.walk([&](Operation *op) {
-      std::optional<DialectResourceBlobManager::BlobEntry *> weight =
-          weightOf(op);
+      std::optional<BlobEntry *> weight = weightOf(op);
       op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-        DialectResourceBlobManager::BlobEntry *entry =
-            attr.getRawHandle().getResource();
-        // A blob some other op names (not as a constant's value) stays.
-        int uses = weight && *weight == entry
-                       ? int(std::distance(op->use_begin(), op->use_end()))
-                       : kPinned;
-        counts[entry] += uses;
+        BlobEntry *blob = attr.getRawHandle().getResource();
+        counts[blob] += weight && *weight == blob
+                            ? int(std::distance(op->use_begin(), op->use_end()))
+                            : kPinned;
       });
     });
-    for (auto &[entry, count] : counts)
-      remaining.try_emplace(entry, count);
+    for (auto &[blob, count] : counts)
+      remaining.try_emplace(blob, count);
   }
 
   /// After `group` was lowered: its operands that no longer have a use
   /// inside and are weights give up their use; a weight with none left is
   /// freed. Called from the lowering threads.
   void groupLowered(mlc::graph::FusionGroupOp group) {
-    llvm::SmallPtrSet<DialectResourceBlobManager::BlobEntry *, 4> stillUsed;
-    group.getBody().walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
-        stillUsed.insert(attr.getRawHandle().getResource());
-      });
-    });
+    llvm::SmallPtrSet<BlobEntry *, 4> stillUsed;
+    mlc::graph::forEachWeightBlob(
+        group, [&](BlobEntry *blob) { stillUsed.insert(blob); });
     Block &body = group.getBody().front();
     for (auto [operand, arg] :
          llvm::zip(group->getOperands(), body.getArguments())) {
       if (!arg.use_empty())
         continue;
       Operation *def = operand.getDefiningOp();
-      std::optional<DialectResourceBlobManager::BlobEntry *> weight =
-          def ? weightOf(def) : std::nullopt;
+      std::optional<BlobEntry *> weight = def ? weightOf(def) : std::nullopt;
       if (!weight || stillUsed.contains(*weight))
         continue;
       auto it = remaining.find(*weight);
       if (it != remaining.end() && --it->second == 0)
-        (*weight)->setBlob(AsmResourceBlob());
+        mlc::graph::releaseBlob(*weight);
     }
   }
 
 private:
   static constexpr int kPinned = 1 << 30;
   /// The blob of a constant whose value is a dense_resource.
-  static std::optional<DialectResourceBlobManager::BlobEntry *>
-  weightOf(Operation *op) {
+  static std::optional<BlobEntry *> weightOf(Operation *op) {
     if (!op->hasTrait<OpTrait::ConstantLike>() || op->getNumResults() != 1)
       return std::nullopt;
     for (NamedAttribute named : op->getAttrs())
@@ -177,11 +173,9 @@ private:
     return std::nullopt;
   }
 
-  llvm::DenseMap<DialectResourceBlobManager::BlobEntry *, int> counts;
   // Decremented from several threads; the map itself is never changed
   // after construction.
-  std::unordered_map<DialectResourceBlobManager::BlobEntry *, std::atomic<int>>
-      remaining;
+  std::unordered_map<BlobEntry *, std::atomic<int>> remaining;
 };
 
 struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
