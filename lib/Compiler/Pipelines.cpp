@@ -76,7 +76,10 @@ static std::string graphPipeline(const PipelineOptions &o) {
 /// Bufferization from tensors to out-params and a workspace, shared by both
 /// devices. Every entry ends with a comma.
 static std::string bufferizePipeline(const PipelineOptions &o) {
-  return "one-shot-bufferize{bufferize-function-boundaries "
+  // Kernels must not share a tensor.empty that CSE merged: one-shot's
+  // conflict analysis is quadratic in an alias set.
+  return "func.func(mlc-untie-empty-tensors),"
+         "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // A pad's interior written in place leaves a copy between two
          // equal subviews: CSE makes them one, canonicalize drops it.
