@@ -38,6 +38,8 @@ std::optional<std::string> dtypeName(Type t) {
     return "i16";
   if (t.isSignlessInteger(8))
     return "i8";
+  if (t.isUnsignedInteger(8))
+    return "u8";
   if (t.isSignlessInteger(1))
     return "bool";
   return std::nullopt;
@@ -62,11 +64,10 @@ struct RecordModelSignature
       std::optional<std::string> dtype =
           tensor ? dtypeName(tensor.getElementType()) : std::nullopt;
       if (!tensor || !tensor.hasStaticShape() || !dtype)
-        return func.emitError() << "entry function " << kind << " type "
-                                << type
+        return func.emitError() << "entry function " << kind << " type " << type
                                 << " is not a statically shaped tensor of "
-                                   "f32, f64, f16, bf16, i64, i32, i16, i8 "
-                                   "or i1";
+                                   "f32, f64, f16, bf16, i64, i32, i16, i8, "
+                                   "ui8 or i1";
       std::string name = nameAttr ? nameAttr.str() : defaultName.str();
       if (name.empty() || name.find('\n') != std::string::npos)
         return func.emitError()

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace mlc::graph;
@@ -25,7 +26,20 @@ struct ConstantPattern : OpRewritePattern<ConstantOp> {
     auto value = dyn_cast<TypedAttr>(op.getValue());
     if (!value)
       return rewriter.notifyMatchFailure(op, "constant is not a TypedAttr");
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    // ui8 constants (zero points) become i8 constants of the same bytes.
+    Type type = signlessType(value.getType());
+    if (type != value.getType()) {
+      if (auto dense = dyn_cast<DenseElementsAttr>(value))
+        value = dense.bitcast(cast<ShapedType>(type).getElementType());
+      else if (auto blob = dyn_cast<DenseResourceElementsAttr>(value))
+        value = DenseResourceElementsAttr::get(cast<ShapedType>(type),
+                                               blob.getRawHandle());
+      else
+        return rewriter.notifyMatchFailure(op, "unsigned constant kind");
+    }
+    Value c = arith::ConstantOp::create(rewriter, op.getLoc(), value);
+    rewriter.replaceOp(op,
+                       fromSignless(rewriter, op.getLoc(), c, op.getType()));
     return success();
   }
 };

@@ -294,11 +294,25 @@ Value truncToOddF32(OpBuilder &b, Location loc, Value x) {
   return arith::BitcastOp::create(b, loc, f32, odd);
 }
 
-/// Scalar conversion between f32, f64, f16, bf16, i64, i32, i16, i8 and i1.
-Value convertScalar(OpBuilder &b, Location loc, Value x, Type to) {
+/// Scalar conversion between f32, f64, f16, bf16, i64, i32, i16, i8 and i1;
+/// `fromUnsigned` reads an integer `x` as unsigned (ui8 before it became
+/// signless). Results are signless: to an unsigned type, the same bits.
+Value convertScalar(OpBuilder &b, Location loc, Value x, Type to,
+                    bool fromUnsigned = false) {
   Type from = x.getType();
   if (from == to)
     return x;
+  if (fromUnsigned && !to.isInteger(1)) {
+    // Widen to i64 first (exact), then the signed rules apply.
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
+    return convertScalar(b, loc, wide, to);
+  }
+  // Float to an 8-bit integer through i32: out-of-range values wrap
+  // instead of being poison (ONNX leaves them undefined).
+  if (isa<FloatType>(from) && isa<IntegerType>(to) &&
+      to.getIntOrFloatBitWidth() == 8)
+    return arith::TruncIOp::create(b, loc, to,
+                                   convertScalar(b, loc, x, b.getI32Type()));
   // f16 and bf16 convert through f32, which holds them exactly; producing
   // them needs only f32 -> f16/bf16 truncations (bf16 ones are expanded to
   // integer ops before LLVM, see mlc-expand-bf16).
@@ -343,13 +357,16 @@ struct CastPattern : OpRewritePattern<CastOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(CastOp op,
                                 PatternRewriter &rewriter) const override {
-    Type to = op.getType().getElementType();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
+    bool fromUnsigned =
+        getElementTypeOrSelf(op.getInput().getType()).isUnsignedInteger();
     Value result = buildElementwise(
-        rewriter, op.getLoc(), op.getType(), op->getOperands(),
-        [&](OpBuilder &b, Location loc, ValueRange a) {
-          return convertScalar(b, loc, a[0], to);
+        rewriter, loc, type, toSignless(rewriter, loc, op.getInput()),
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          return convertScalar(b, l, a[0], type.getElementType(), fromUnsigned);
         });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, fromSignless(rewriter, loc, result, op.getType()));
     return success();
   }
 };

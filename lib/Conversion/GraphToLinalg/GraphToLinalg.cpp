@@ -26,6 +26,8 @@ struct ConvertGraphToLinalg
     target.addIllegalDialect<mlc::graph::GraphDialect>();
     // Kernel boundaries survive; mlc-lower-fusion-groups consumes them.
     target.addLegalOp<mlc::graph::FusionGroupOp, mlc::graph::YieldOp>();
+    // Views of ui8 values as i8 (Signless.cpp), removed after the patterns.
+    target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, scf::SCFDialect,
                            tensor::TensorDialect, func::FuncDialect>();
@@ -36,9 +38,13 @@ struct ConvertGraphToLinalg
     mlc::lowering::populateDataMovementPatterns(patterns);
     mlc::lowering::populateUpsamplingPatterns(patterns);
     mlc::lowering::populateWinogradPatterns(patterns);
+    mlc::lowering::populateQuantizationPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
       signalPassFailure();
+      return;
+    }
+    mlc::lowering::makeIntegersSignless(getOperation());
   }
 };
 } // namespace

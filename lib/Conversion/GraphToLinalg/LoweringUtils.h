@@ -111,6 +111,17 @@ mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                       llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
                       mlir::Value value);
 
+/// Unsigned integers (ui8 at the graph level) are signless in linalg: the
+/// same type with signless elements; `v` viewed as its signless type (a
+/// cast that makeIntegersSignless removes); `v` viewed as `type` again.
+mlir::Type signlessType(mlir::Type type);
+mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value fromSignless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Type type);
+/// After the patterns: every value, block argument and function type gets
+/// its signless type, and the casts between a type and itself go.
+void makeIntegersSignless(mlir::Operation *root);
+
 /// Pattern population, one function per source file.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateContractionPatterns(mlir::RewritePatternSet &patterns);
@@ -118,6 +129,7 @@ void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateUpsamplingPatterns(mlir::RewritePatternSet &patterns);
 void populateWinogradPatterns(mlir::RewritePatternSet &patterns);
+void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc::lowering
 

@@ -220,10 +220,10 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
   if (!elt.isF32() && !elt.isF64() && !elt.isF16() && !elt.isBF16() &&
       !elt.isSignlessInteger(64) && !elt.isSignlessInteger(32) &&
       !elt.isSignlessInteger(16) && !elt.isSignlessInteger(8) &&
-      !elt.isSignlessInteger(1))
+      !elt.isUnsignedInteger(8) && !elt.isSignlessInteger(1))
     return fail(loc, "cannot cast to " + typeStr(elt) +
                          ": supported element types are f32, f64, f16, bf16, "
-                         "i64, i32, i16, i8, i1");
+                         "i64, i32, i16, i8, ui8, i1");
   results.push_back(types[0].clone(elt));
   return success();
 }

@@ -49,6 +49,10 @@ Type onnxElementType(MLIRContext *ctx, int64_t onnxType) {
     return BFloat16Type::get(ctx);
   case onnx::Int8:
     return IntegerType::get(ctx, 8);
+  // Quantized values; only the quantization ops, constants and fusion
+  // groups take them.
+  case onnx::UInt8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
   case onnx::Int16:
     return IntegerType::get(ctx, 16);
   case onnx::Int32:

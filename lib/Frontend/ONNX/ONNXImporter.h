@@ -43,7 +43,8 @@ struct OpConverter {
 llvm::ArrayRef<OpConverter> getONNXConverters();
 
 /// The MLIR element type of an ONNX TensorProto data type; null for types
-/// graph tensors cannot hold (unsigned integers, strings, complex).
+/// graph tensors cannot hold (unsigned integers but uint8, strings,
+/// complex). UINT8 is ui8.
 mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t onnxType);
 
 /// "[1, 3, 224, 224]", for messages.

@@ -118,6 +118,16 @@ LogicalResult NodeContext::checkOperands(StringRef opName,
   for (auto [i, v] : llvm::enumerate(operands))
     if (!v)
       return error() << "missing input for operand #" << i << " of " << opName;
+  // uint8 is for quantized values: only these graph ops take it.
+  static constexpr llvm::StringLiteral takesU8[] = {
+      "graph.quantize", "graph.dequantize", "graph.cast", "graph.reshape",
+      "graph.transpose"};
+  if (!llvm::is_contained(takesU8, opName))
+    for (Value v : operands)
+      if (elementTypeOf(v).isUnsignedInteger())
+        return unsupported(
+            "dtype UINT8 (uint8 tensors are only quantized values here: "
+            "(de)quantization, casts, reshapes and transposes take them)");
   return success();
 }
 
@@ -160,7 +170,8 @@ Value NodeContext::constant(RankedTensorType type, ArrayRef<double> values) {
     unsigned width = elt.getIntOrFloatBitWidth();
     SmallVector<APInt> v;
     for (double d : values)
-      v.push_back(APInt(width, int64_t(d), /*isSigned=*/true));
+      v.push_back(
+          APInt(width, int64_t(d), /*isSigned=*/!elt.isUnsignedInteger()));
     attr = DenseElementsAttr::get(type, v);
   }
   return graph::ConstantOp::create(b, loc, attr);

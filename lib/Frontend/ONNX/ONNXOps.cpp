@@ -4,7 +4,8 @@
 // changed) maps it onto graph ops; operators whose meaning is a composition
 // are decomposed. The converters live by family in ONNXElementwise.cpp,
 // ONNXNN.cpp, ONNXNormalization.cpp, ONNXReduction.cpp, ONNXTensor.cpp,
-// ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp and ONNXRecurrent.cpp,
+// ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp and
+// ONNXQuantization.cpp,
 // each with its rows of the table; this file joins them. The table is also the
 // source of docs/supported-ops.md (mlc-compile --list-onnx-ops).
 //
@@ -25,6 +26,7 @@ ArrayRef<OpConverter> getConstantConverters();
 ArrayRef<OpConverter> getIndexingConverters();
 ArrayRef<OpConverter> getResizeConverters();
 ArrayRef<OpConverter> getRecurrentConverters();
+ArrayRef<OpConverter> getQuantizationConverters();
 
 ArrayRef<OpConverter> getONNXConverters() {
   static const std::vector<OpConverter> all = [] {
@@ -34,7 +36,7 @@ ArrayRef<OpConverter> getONNXConverters() {
           getNormalizationConverters(), getReductionConverters(),
           getTensorConverters(), getConstantConverters(),
           getIndexingConverters(), getResizeConverters(),
-          getRecurrentConverters()})
+          getRecurrentConverters(), getQuantizationConverters()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -23,6 +23,12 @@ def Graph_FloatTensor : StaticShapeTensorOf<[F32, F64, F16, BF16]>;
 def Graph_NumericTensor
     : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8]>;
 def Graph_BoolTensor : StaticShapeTensorOf<[I1]>;
+// Quantized values: int8 or uint8 (builtin ui8, the only unsigned type
+// graph ops take). convert-graph-to-linalg makes them signless.
+def Graph_QuantTensor : StaticShapeTensorOf<[I8, UI8]>;
+// Anything a graph value may be: constants, fusion groups.
+def Graph_AnyTensor
+    : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8, I1, UI8]>;
 def Graph_IndexTensor : StaticShapeTensorOf<[I64, I32]>;
 
 //===----------------------------------------------------------------------===//
@@ -66,7 +72,7 @@ class Graph_BinaryOp<string mnemonic, Type operandType, string desc,
 def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike]> {
   let summary = "constant tensor (weights are dense_resource blobs)";
   let arguments = (ins ElementsAttr:$value);
-  let results = (outs Graph_Tensor:$result);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
 }
@@ -209,16 +215,56 @@ def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise, Graph_Ha
 def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise, Graph_HasVJP]> {
   let summary = "element type conversion";
   let description = [{
-    Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, i1.
+    Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1.
     float -> int truncates toward zero (NaN and out-of-range values are
     undefined); float -> float and int -> float round to nearest even
     (f64 -> f16/bf16 rounds once, correctly); int -> int sign-extends or
-    wraps; anything -> i1 is `x != 0`; i1 -> number gives 0 or 1.
+    wraps (ui8 zero-extends); float -> i8/ui8 goes through i32 and wraps;
+    anything -> i1 is `x != 0`; i1 -> number gives 0 or 1.
   }];
-  let arguments = (ins Graph_Tensor:$input, TypeAttr:$to);
-  let results = (outs Graph_Tensor:$result);
+  let arguments = (ins Graph_AnyTensor:$input, TypeAttr:$to);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+def Graph_QuantizeOp : Graph_Op<"quantize", [Graph_BroadcastingElementwise]> {
+  let summary = "float to int8/uint8: saturate(round(x / scale) + zero_point)";
+  let description = [{
+    Elementwise with numpy broadcasting of all three operands: a per-axis
+    scale is a tensor whose only non-1 dim is that axis. The division
+    rounds to nearest, ties to even, then the zero point is added and the
+    sum saturated to the result type's range ([-128, 127] or [0, 255]).
+    The result has the zero point's element type. NaN gives the zero point.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_QuantTensor:$zero_point);
+  let results = (outs Graph_QuantTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $zero_point attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def Graph_DequantizeOp : Graph_Op<"dequantize", [Graph_BroadcastingElementwise]> {
+  let summary = "int8/uint8/int32 to float: (x - zero_point) * scale";
+  let description = [{
+    Elementwise with numpy broadcasting of all three operands (a per-axis
+    scale and zero point have a single non-1 dim). The input and zero point
+    have one element type: i8, ui8 or i32 (a bias quantized with the
+    product of the scales); the difference is exact in i32 and converted
+    to the scale's type once, then multiplied.
+  }];
+  let arguments = (ins AnyTypeOf<[Graph_QuantTensor,
+                                  StaticShapeTensorOf<[I32]>]>:$input,
+                       Graph_FloatTensor:$scale,
+                       AnyTypeOf<[Graph_QuantTensor,
+                                  StaticShapeTensorOf<[I32]>]>:$zero_point);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $zero_point attr-dict `:` "
+                       "functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -469,16 +515,16 @@ def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum", "less than">;
 
 def Graph_ReshapeOp : Graph_Op<"reshape", [Graph_HasVJP]> {
   let summary = "reshape to `shape` (same element count, row-major order)";
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs Graph_Tensor:$result);
+  let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasCanonicalizer = 1;
 }
 
 def Graph_TransposeOp : Graph_Op<"transpose", [Graph_HasVJP]> {
   let summary = "permute dimensions: result dim i is input dim perm[i]";
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs Graph_Tensor:$result);
+  let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasCanonicalizer = 1;
 }
@@ -528,8 +574,8 @@ def Graph_BroadcastToOp : Graph_Op<"broadcast_to", [Graph_HasVJP]> {
     Folds to the input when the shape does not change. Lowers to one
     elementwise generic reading the input through a broadcasting map.
   }];
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$shape);
-  let results = (outs Graph_Tensor:$result);
+  let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;
 }
@@ -708,8 +754,8 @@ def Graph_FusionGroupOp : Op<Graph_Dialect, "fusion_group", [
     mlc-lower-fusion-groups turns the group into one loop nest. Groups do
     not nest.
   }];
-  let arguments = (ins Variadic<Graph_Tensor>:$inputs, StrAttr:$kind);
-  let results = (outs Variadic<Graph_Tensor>:$results);
+  let arguments = (ins Variadic<Graph_AnyTensor>:$inputs, StrAttr:$kind);
+  let results = (outs Variadic<Graph_AnyTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $kind `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
@@ -726,7 +772,7 @@ def Graph_FusionGroupOp : Op<Graph_Dialect, "fusion_group", [
 def Graph_YieldOp : Op<Graph_Dialect, "yield", [
     Pure, Terminator, HasParent<"FusionGroupOp">]> {
   let summary = "results of a fusion group";
-  let arguments = (ins Variadic<Graph_Tensor>:$values);
+  let arguments = (ins Variadic<Graph_AnyTensor>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   // No values: the implicit terminator of an empty group.
   let builders = [OpBuilder<(ins), [{ (void)$_state; }]>];

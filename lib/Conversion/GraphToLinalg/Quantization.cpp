@@ -1,0 +1,102 @@
+//===- Quantization.cpp - quantize and dequantize -> linalg.generic -------===//
+//
+// Both are broadcasting elementwise generics on signless integers: a ui8
+// operand is viewed as i8 (the same bits) and its unsignedness picks the
+// extension and the saturation bounds. makeIntegersSignless, at the end of
+// the pass, gives every remaining ui8 value its signless type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "mlc/Dialect/Graph/GraphDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlc::graph;
+using namespace mlc::lowering;
+
+namespace {
+
+bool isUnsignedTensor(Value v) {
+  return getElementTypeOrSelf(v.getType()).isUnsignedInteger();
+}
+
+/// An integer of the tensor's (signless) type, widened to i32 with the
+/// tensor's signedness.
+Value toI32(OpBuilder &b, Location loc, Value x, bool isUnsigned) {
+  Type i32 = b.getI32Type();
+  if (x.getType() == i32)
+    return x;
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, i32, x);
+  return arith::ExtSIOp::create(b, loc, i32, x);
+}
+
+struct QuantizePattern : OpRewritePattern<QuantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool isUnsigned = isUnsignedTensor(op.getResult());
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
+    unsigned bits = type.getElementTypeBitWidth();
+    double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, bits - 1);
+    double hi = isUnsigned ? std::ldexp(1.0, bits) - 1 : -lo - 1;
+    Value zp = toSignless(rewriter, loc, op.getZeroPoint());
+    Value result = buildElementwise(
+        rewriter, loc, type, {op.getInput(), op.getScale(), zp},
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Type ft = a[0].getType();
+          // Round half to even, as ONNX and numpy; NaN quantizes to 0 before
+          // the zero point is added (fptosi of NaN is poison).
+          Value q = math::RoundEvenOp::create(
+              b, l, arith::DivFOp::create(b, l, a[0], a[1]));
+          Value isNaN =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, q, q);
+          q = arith::SelectOp::create(b, l, isNaN,
+                                      scalarConstant(b, l, ft, 0.0), q);
+          // Zero point and rounded value are integers well within f32's
+          // exact range, so their sum and the clamp are exact.
+          Value z =
+              arith::SIToFPOp::create(b, l, ft, toI32(b, l, a[2], isUnsigned));
+          Value v = arith::AddFOp::create(b, l, q, z);
+          v = arith::MaximumFOp::create(b, l, v, scalarConstant(b, l, ft, lo));
+          v = arith::MinimumFOp::create(b, l, v, scalarConstant(b, l, ft, hi));
+          Value i = arith::FPToSIOp::create(b, l, b.getI32Type(), v);
+          return arith::TruncIOp::create(b, l, type.getElementType(), i);
+        });
+    rewriter.replaceOp(op, fromSignless(rewriter, loc, result, op.getType()));
+    return success();
+  }
+};
+
+struct DequantizePattern : OpRewritePattern<DequantizeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DequantizeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool isUnsigned = isUnsignedTensor(op.getInput());
+    Value x = toSignless(rewriter, loc, op.getInput());
+    Value zp = toSignless(rewriter, loc, op.getZeroPoint());
+    Value result = buildElementwise(
+        rewriter, loc, op.getType(), {x, op.getScale(), zp},
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          // Exact in i32 for 8-bit values (an i32 input wraps, as ONNX's
+          // reference does in its int32 arithmetic).
+          Value d = arith::SubIOp::create(b, l, toI32(b, l, a[0], isUnsigned),
+                                          toI32(b, l, a[2], isUnsigned));
+          Value f = arith::SIToFPOp::create(b, l, a[1].getType(), d);
+          return arith::MulFOp::create(b, l, f, a[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlc::lowering::populateQuantizationPatterns(RewritePatternSet &patterns) {
+  patterns.add<QuantizePattern, DequantizePattern>(patterns.getContext());
+}

@@ -1,0 +1,32 @@
+// RUN: mlc-opt %s --split-input-file | mlc-opt | FileCheck %s
+
+// Per-tensor and per-axis parameters; int8, uint8 and an int32 bias.
+// CHECK-LABEL: func.func @quant_ops
+// CHECK: graph.quantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+// CHECK: graph.quantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<1x3xi8>) -> tensor<2x3xi8>
+// CHECK: graph.dequantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+// CHECK: graph.dequantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+func.func @quant_ops(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<ui8>,
+                     %sa: tensor<1x3xf32>, %za: tensor<1x3xi8>,
+                     %b: tensor<3xi32>, %sb: tensor<3xf32>, %zb: tensor<i32>)
+    -> (tensor<2x3xui8>, tensor<2x3xi8>, tensor<2x3xf32>, tensor<3xf32>) {
+  %0 = graph.quantize %x, %s, %z : (tensor<2x3xf32>, tensor<f32>, tensor<ui8>) -> tensor<2x3xui8>
+  %1 = graph.quantize %x, %sa, %za : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<1x3xi8>) -> tensor<2x3xi8>
+  %2 = graph.dequantize %0, %s, %z : (tensor<2x3xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x3xf32>
+  %3 = graph.dequantize %b, %sb, %zb : (tensor<3xi32>, tensor<3xf32>, tensor<i32>) -> tensor<3xf32>
+  return %0, %1, %2, %3 : tensor<2x3xui8>, tensor<2x3xi8>, tensor<2x3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// ui8 passes through reshapes, transposes and casts.
+// CHECK-LABEL: func.func @u8_data
+// CHECK: graph.reshape %{{.*}} {shape = array<i64: 6>} : (tensor<2x3xui8>) -> tensor<6xui8>
+// CHECK: graph.transpose %{{.*}} {perm = array<i64: 1, 0>} : (tensor<2x3xui8>) -> tensor<3x2xui8>
+// CHECK: graph.cast %{{.*}} {to = f32} : (tensor<2x3xui8>) -> tensor<2x3xf32>
+func.func @u8_data(%x: tensor<2x3xui8>) -> (tensor<6xui8>, tensor<3x2xui8>, tensor<2x3xf32>) {
+  %0 = graph.reshape %x {shape = array<i64: 6>} : (tensor<2x3xui8>) -> tensor<6xui8>
+  %1 = graph.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3xui8>) -> tensor<3x2xui8>
+  %2 = graph.cast %x {to = f32} : (tensor<2x3xui8>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<6xui8>, tensor<3x2xui8>, tensor<2x3xf32>
+}
