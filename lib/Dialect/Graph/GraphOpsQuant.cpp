@@ -29,35 +29,36 @@ LogicalResult checkQuantParams(std::optional<Location> loc,
   return success();
 }
 
+/// Both ops: operand `same` has the input's element type (`what` names the
+/// pair), and the result has the input's shape and operand `eltFrom`'s
+/// element type.
+LogicalResult inferQuant(std::optional<Location> loc, ValueRange operands,
+                         unsigned same, StringRef what, unsigned eltFrom,
+                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  if (failed(getRanked(loc, operands, types)) ||
+      failed(sameElementType(loc, {types[0], types[same]}, what)) ||
+      failed(checkQuantParams(loc, types)))
+    return failure();
+  results.push_back(RankedTensorType::get(types[0].getShape(),
+                                          types[eltFrom].getElementType()));
+  return success();
+}
+
 } // namespace
 
 LogicalResult QuantizeOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> loc,
                                            Adaptor adaptor,
                                            SmallVectorImpl<Type> &results) {
-  SmallVector<RankedTensorType> types;
-  if (failed(getRanked(loc, adaptor.getOperands(), types)))
-    return failure();
-  if (failed(sameElementType(loc, {types[0], types[1]}, "input and scale")) ||
-      failed(checkQuantParams(loc, types)))
-    return failure();
-  results.push_back(
-      RankedTensorType::get(types[0].getShape(), types[2].getElementType()));
-  return success();
+  return inferQuant(loc, adaptor.getOperands(), /*same=*/1, "input and scale",
+                    /*eltFrom=*/2, results);
 }
 
 LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> loc,
                                              Adaptor adaptor,
                                              SmallVectorImpl<Type> &results) {
-  SmallVector<RankedTensorType> types;
-  if (failed(getRanked(loc, adaptor.getOperands(), types)))
-    return failure();
-  if (failed(
-          sameElementType(loc, {types[0], types[2]}, "input and zero point")) ||
-      failed(checkQuantParams(loc, types)))
-    return failure();
-  results.push_back(
-      RankedTensorType::get(types[0].getShape(), types[1].getElementType()));
-  return success();
+  return inferQuant(loc, adaptor.getOperands(), /*same=*/2,
+                    "input and zero point", /*eltFrom=*/1, results);
 }
