@@ -16,46 +16,51 @@ using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::lowering;
 
-namespace {
-
 using utils::IteratorType;
+
+SmallVector<AffineMap> mlc::lowering::matmulMaps(MLIRContext *ctx,
+                                                 ArrayRef<int64_t> lhsShape,
+                                                 ArrayRef<int64_t> rhsShape,
+                                                 RankedTensorType outType) {
+  int64_t outRank = outType.getRank();
+  int64_t batchRank = outRank - 2;
+  // Loops: batch..., m, n, k.
+  int64_t numLoops = outRank + 1;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  auto operandMap = [&](ArrayRef<int64_t> shape, AffineExpr row,
+                        AffineExpr col) {
+    SmallVector<AffineExpr> exprs;
+    int64_t opBatch = shape.size() - 2;
+    for (int64_t i = 0; i < opBatch; ++i) {
+      int64_t outDim = batchRank - opBatch + i;
+      exprs.push_back(shape[i] == 1 && outType.getDimSize(outDim) != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : dim(outDim));
+    }
+    exprs.push_back(row);
+    exprs.push_back(col);
+    return AffineMap::get(numLoops, 0, exprs, ctx);
+  };
+  AffineExpr m = dim(batchRank), n = dim(batchRank + 1), k = dim(batchRank + 2);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < outRank; ++i)
+    outExprs.push_back(dim(i));
+  return {operandMap(lhsShape, m, k), operandMap(rhsShape, k, n),
+          AffineMap::get(numLoops, 0, outExprs, ctx)};
+}
+
+namespace {
 
 struct MatMulPattern : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatMulOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     RankedTensorType outType = op.getType();
-    auto lhsShape = op.getLhs().getType().getShape();
-    auto rhsShape = op.getRhs().getType().getShape();
     int64_t outRank = outType.getRank();
-    int64_t batchRank = outRank - 2;
-    // Loops: batch..., m, n, k.
-    int64_t numLoops = outRank + 1;
-    auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    auto operandMap = [&](ArrayRef<int64_t> shape, AffineExpr row,
-                          AffineExpr col) {
-      SmallVector<AffineExpr> exprs;
-      int64_t opBatch = shape.size() - 2;
-      for (int64_t i = 0; i < opBatch; ++i) {
-        int64_t outDim = batchRank - opBatch + i;
-        exprs.push_back(shape[i] == 1 && outType.getDimSize(outDim) != 1
-                            ? getAffineConstantExpr(0, ctx)
-                            : dim(outDim));
-      }
-      exprs.push_back(row);
-      exprs.push_back(col);
-      return AffineMap::get(numLoops, 0, exprs, ctx);
-    };
-    AffineExpr m = dim(batchRank), n = dim(batchRank + 1),
-               k = dim(batchRank + 2);
-    SmallVector<AffineExpr> outExprs;
-    for (int64_t i = 0; i < outRank; ++i)
-      outExprs.push_back(dim(i));
-    SmallVector<AffineMap> maps = {operandMap(lhsShape, m, k),
-                                   operandMap(rhsShape, k, n),
-                                   AffineMap::get(numLoops, 0, outExprs, ctx)};
+    SmallVector<AffineMap> maps =
+        matmulMaps(rewriter.getContext(), op.getLhs().getType().getShape(),
+                   op.getRhs().getType().getShape(), outType);
     SmallVector<IteratorType> iterators(outRank, IteratorType::parallel);
     iterators.push_back(IteratorType::reduction);
     Value init = filledTensor(
@@ -72,10 +77,10 @@ struct MatMulPattern : OpRewritePattern<MatMulOp> {
   }
 };
 
-/// Pads H and W of an NCHW tensor, or of a blocked [N, C / B, H, W, B]
-/// one, by `pads` = [top, left, bottom, right].
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> pads, Value value) {
+} // namespace
+
+Value mlc::lowering::padSpatial(OpBuilder &b, Location loc, Value input,
+                                ArrayRef<int64_t> pads, Value value) {
   SmallVector<int64_t> low = {0, 0, pads[0], pads[1]},
                        high = {0, 0, pads[2], pads[3]};
   if (cast<RankedTensorType>(input.getType()).getRank() == 5) {
@@ -85,9 +90,8 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
   return padTensor(b, loc, input, low, high, value);
 }
 
-/// Splits dim `d` of `value` into (groups, size / groups).
-Value splitDim(OpBuilder &b, Location loc, Value value, int64_t d,
-               int64_t groups) {
+Value mlc::lowering::splitDim(OpBuilder &b, Location loc, Value value,
+                              int64_t d, int64_t groups) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   SmallVector<ReassociationIndices> reassoc;
@@ -107,85 +111,93 @@ Value splitDim(OpBuilder &b, Location loc, Value value, int64_t d,
       reassoc);
 }
 
+ConvLoops mlc::lowering::convLoops(OpBuilder &b, Location loc, Value input,
+                                   Value filter, RankedTensorType outType,
+                                   int64_t groups, ArrayRef<int64_t> s,
+                                   ArrayRef<int64_t> d) {
+  MLIRContext *ctx = b.getContext();
+  auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  auto out = outType.getShape();
+  ConvLoops loops;
+  // Groups are an explicit dim G: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
+  // y [N,G,O/G,OH,OW]. With one group that dim is left out entirely, so
+  // the common conv has no reshapes and its consumers can fuse with it.
+  // So is it for a depthwise conv (one input and one output channel per
+  // group): the group dim is the channel dim itself.
+  int64_t inChannels = cast<RankedTensorType>(input.getType()).getDimSize(1);
+  bool depthwise = groups != 1 && groups == inChannels && groups == out[1];
+  loops.grouped = groups != 1 && !depthwise;
+  loops.x = loops.grouped ? splitDim(b, loc, input, 1, groups) : input;
+  loops.w = loops.grouped ? splitDim(b, loc, filter, 0, groups) : filter;
+  SmallVector<int64_t> accShape =
+      loops.grouped ? SmallVector<int64_t>{out[0], groups, out[1] / groups,
+                                           out[2], out[3]}
+                    : SmallVector<int64_t>(out);
+  loops.accType = RankedTensorType::get(accShape, outType.getElementType());
+  // Loop dims: [n, (g,) o, oh, ow | c, kh, kw]; a depthwise conv has no
+  // c loop (its single input channel is the output channel o).
+  int64_t par = accShape.size();
+  int64_t numReductions = depthwise ? 2 : 3;
+  int64_t numLoops = par + numReductions;
+  AffineExpr n = e(0), o = e(par - 3), oh = e(par - 2), ow = e(par - 1);
+  AffineExpr c = e(par), kh = e(numLoops - 2), kw = e(numLoops - 1);
+  AffineExpr ih = oh * s[0] + kh * d[0];
+  AffineExpr iw = ow * s[1] + kw * d[1];
+  SmallVector<AffineExpr> xExprs = {n}, wExprs, yExprs, biasExprs;
+  if (loops.grouped) {
+    xExprs.push_back(e(1));
+    wExprs.push_back(e(1));
+    biasExprs.push_back(e(1));
+  }
+  if (depthwise) {
+    xExprs.append({o, ih, iw});
+    wExprs.append({o, getAffineConstantExpr(0, ctx), kh, kw});
+  } else {
+    xExprs.append({c, ih, iw});
+    wExprs.append({o, c, kh, kw});
+  }
+  for (int64_t i = 0; i < par; ++i)
+    yExprs.push_back(e(i));
+  biasExprs.push_back(o);
+  loops.maps = {AffineMap::get(numLoops, 0, xExprs, ctx),
+                AffineMap::get(numLoops, 0, wExprs, ctx),
+                AffineMap::get(numLoops, 0, yExprs, ctx)};
+  loops.biasMap = AffineMap::get(par, 0, biasExprs, ctx);
+  return loops;
+}
+
+Value mlc::lowering::ungroup(OpBuilder &b, Location loc, const ConvLoops &loops,
+                             Value acc, RankedTensorType outType) {
+  if (!loops.grouped)
+    return acc;
+  return tensor::CollapseShapeOp::create(
+      b, loc, outType, acc,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
+namespace {
+
 struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     RankedTensorType outType = op.getType();
     Type elt = outType.getElementType();
     int64_t groups = op.getGroups();
-    auto s = op.getStrides();
-    auto d = op.getDilations();
-    auto p = op.getPads();
-
-    Value input = padSpatial(rewriter, loc, op.getInput(), p,
+    Value input = padSpatial(rewriter, loc, op.getInput(), op.getPads(),
                              scalarConstant(rewriter, loc, elt, 0.0));
-    auto e = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    auto out = outType.getShape();
-
-    // Groups are an explicit dim G: x [N,G,C/G,H,W], w [G,O/G,C/G,KH,KW],
-    // y [N,G,O/G,OH,OW]. With one group that dim is left out entirely, so
-    // the common conv has no reshapes and its consumers can fuse with it.
-    // So is it for a depthwise conv (one input and one output channel per
-    // group): the group dim is the channel dim itself.
-    int64_t inChannels = op.getInput().getType().getDimSize(1);
-    bool depthwise = groups != 1 && groups == inChannels && groups == out[1];
-    bool grouped = groups != 1 && !depthwise;
-    Value x = grouped ? splitDim(rewriter, loc, input, 1, groups) : input;
-    Value w = grouped ? splitDim(rewriter, loc, op.getFilter(), 0, groups)
-                      : op.getFilter();
-    SmallVector<int64_t> accShape =
-        grouped ? SmallVector<int64_t>{out[0], groups, out[1] / groups, out[2],
-                                       out[3]}
-                : SmallVector<int64_t>(out);
-    auto accType = RankedTensorType::get(accShape, elt);
-    // Loop dims: [n, (g,) o, oh, ow | c, kh, kw]; a depthwise conv has no
-    // c loop (its single input channel is the output channel o).
-    int64_t par = accShape.size();
-    int64_t numReductions = depthwise ? 2 : 3;
-    int64_t numLoops = par + numReductions;
-    AffineExpr n = e(0), o = e(par - 3), oh = e(par - 2), ow = e(par - 1);
-    AffineExpr c = e(par), kh = e(numLoops - 2), kw = e(numLoops - 1);
-    AffineExpr ih = oh * s[0] + kh * d[0];
-    AffineExpr iw = ow * s[1] + kw * d[1];
-    SmallVector<AffineExpr> xExprs = {n}, wExprs, yExprs;
-    if (grouped) {
-      xExprs.push_back(e(1));
-      wExprs.push_back(e(1));
-    }
-    if (depthwise) {
-      xExprs.append({o, ih, iw});
-      wExprs.append({o, getAffineConstantExpr(0, ctx), kh, kw});
-    } else {
-      xExprs.append({c, ih, iw});
-      wExprs.append({o, c, kh, kw});
-    }
-    for (int64_t i = 0; i < par; ++i)
-      yExprs.push_back(e(i));
-
+    ConvLoops loops = convLoops(rewriter, loc, input, op.getFilter(), outType,
+                                groups, op.getStrides(), op.getDilations());
     // The bias initializes the accumulator.
     Value bias = op.getBias();
-    if (bias && grouped)
+    if (bias && loops.grouped)
       bias = splitDim(rewriter, loc, bias, 0, groups);
-    SmallVector<AffineExpr> biasExprs;
-    if (grouped)
-      biasExprs.push_back(e(1));
-    biasExprs.push_back(e(par - 3));
-    Value init = accumulatorInit(rewriter, loc, accType, bias,
-                                 AffineMap::get(par, 0, biasExprs, ctx));
-    Value conv = multiplyAccumulate(rewriter, loc, x, w, init,
-                                    {AffineMap::get(numLoops, 0, xExprs, ctx),
-                                     AffineMap::get(numLoops, 0, wExprs, ctx),
-                                     AffineMap::get(numLoops, 0, yExprs, ctx)});
-    if (!grouped) {
-      rewriter.replaceOp(op, conv);
-      return success();
-    }
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, outType, conv,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    Value init =
+        accumulatorInit(rewriter, loc, loops.accType, bias, loops.biasMap);
+    Value conv =
+        multiplyAccumulate(rewriter, loc, loops.x, loops.w, init, loops.maps);
+    rewriter.replaceOp(op, ungroup(rewriter, loc, loops, conv, outType));
     return success();
   }
 };

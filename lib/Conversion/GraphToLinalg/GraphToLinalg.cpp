@@ -39,6 +39,7 @@ struct ConvertGraphToLinalg
     mlc::lowering::populateUpsamplingPatterns(patterns);
     mlc::lowering::populateWinogradPatterns(patterns);
     mlc::lowering::populateQuantizationPatterns(patterns);
+    mlc::lowering::populateIntegerContractionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns)))) {
       signalPassFailure();

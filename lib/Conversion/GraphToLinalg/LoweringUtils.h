@@ -118,9 +118,51 @@ mlir::Type signlessType(mlir::Type type);
 mlir::Value toSignless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 mlir::Value fromSignless(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                          mlir::Type type);
+/// Whether `v` is a tensor of unsigned integers (ui8).
+bool isUnsignedTensor(mlir::Value v);
+/// A signless integer scalar widened to i32, zero-extended when it holds an
+/// unsigned value; i32 stays as it is.
+mlir::Value toI32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                  bool isUnsigned);
 /// After the patterns: every value, block argument and function type gets
 /// its signless type, and the casts between a type and itself go.
 void makeIntegersSignless(mlir::Operation *root);
+
+/// Indexing maps (lhs, rhs, result) of a batched matmul as one generic
+/// over the loops [batch..., m, n | k]; broadcast batch dims read index 0.
+llvm::SmallVector<mlir::AffineMap> matmulMaps(mlir::MLIRContext *ctx,
+                                              llvm::ArrayRef<int64_t> lhsShape,
+                                              llvm::ArrayRef<int64_t> rhsShape,
+                                              mlir::RankedTensorType outType);
+
+/// Pads H and W of an NCHW tensor, or of a blocked [N, C / B, H, W, B]
+/// one, by `pads` = [top, left, bottom, right].
+mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value input, llvm::ArrayRef<int64_t> pads,
+                       mlir::Value value);
+/// Splits dim `d` of `value` into (groups, size / groups).
+mlir::Value splitDim(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                     int64_t d, int64_t groups);
+
+/// An NCHW conv2d as one generic: the (group-split) operands, the
+/// accumulator type and the maps (x, w, acc) over the loops [n, (g,) o, oh,
+/// ow | (c,) kh, kw]; biasMap reads a [(G,) O] bias over the parallel loops.
+struct ConvLoops {
+  mlir::Value x, w;
+  mlir::RankedTensorType accType;
+  llvm::SmallVector<mlir::AffineMap> maps;
+  mlir::AffineMap biasMap;
+  bool grouped = false;
+};
+ConvLoops convLoops(mlir::OpBuilder &b, mlir::Location loc,
+                    mlir::Value paddedInput, mlir::Value filter,
+                    mlir::RankedTensorType outType, int64_t groups,
+                    llvm::ArrayRef<int64_t> strides,
+                    llvm::ArrayRef<int64_t> dilations);
+/// The accumulator of convLoops as the NCHW result.
+mlir::Value ungroup(mlir::OpBuilder &b, mlir::Location loc,
+                    const ConvLoops &loops, mlir::Value acc,
+                    mlir::RankedTensorType outType);
 
 /// Pattern population, one function per source file.
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
@@ -130,6 +172,7 @@ void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateUpsamplingPatterns(mlir::RewritePatternSet &patterns);
 void populateWinogradPatterns(mlir::RewritePatternSet &patterns);
 void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
+void populateIntegerContractionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlc::lowering
 

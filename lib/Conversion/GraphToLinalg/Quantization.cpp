@@ -19,21 +19,6 @@ using namespace mlc::lowering;
 
 namespace {
 
-bool isUnsignedTensor(Value v) {
-  return getElementTypeOrSelf(v.getType()).isUnsignedInteger();
-}
-
-/// An integer of the tensor's (signless) type, widened to i32 with the
-/// tensor's signedness.
-Value toI32(OpBuilder &b, Location loc, Value x, bool isUnsigned) {
-  Type i32 = b.getI32Type();
-  if (x.getType() == i32)
-    return x;
-  if (isUnsigned)
-    return arith::ExtUIOp::create(b, loc, i32, x);
-  return arith::ExtSIOp::create(b, loc, i32, x);
-}
-
 struct QuantizePattern : OpRewritePattern<QuantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(QuantizeOp op,

@@ -11,6 +11,7 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -43,6 +44,19 @@ Value fromSignless(OpBuilder &b, Location loc, Value v, Type type) {
   if (v.getType() == type)
     return v;
   return UnrealizedConversionCastOp::create(b, loc, type, v).getResult(0);
+}
+
+bool isUnsignedTensor(Value v) {
+  return getElementTypeOrSelf(v.getType()).isUnsignedInteger();
+}
+
+Value toI32(OpBuilder &b, Location loc, Value x, bool isUnsigned) {
+  Type i32 = b.getI32Type();
+  if (x.getType() == i32)
+    return x;
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, i32, x);
+  return arith::ExtSIOp::create(b, loc, i32, x);
 }
 
 void makeIntegersSignless(Operation *root) {

@@ -232,31 +232,39 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
 // MatMul
 //===----------------------------------------------------------------------===//
 
+LogicalResult infer::matmulShape(std::optional<Location> loc,
+                                 RankedTensorType lhs, RankedTensorType rhs,
+                                 SmallVectorImpl<int64_t> &shape) {
+  auto a = lhs.getShape(), b = rhs.getShape();
+  if (a.size() < 2 || b.size() < 2)
+    return fail(loc, "matmul operands must have rank >= 2, got " +
+                         typeStr(lhs) + " and " + typeStr(rhs));
+  if (a[a.size() - 1] != b[b.size() - 2])
+    return fail(loc, "matmul contraction dimensions differ: lhs " +
+                         typeStr(lhs) + " has K = " + Twine(a[a.size() - 1]) +
+                         " but rhs " + typeStr(rhs) +
+                         " has K = " + Twine(b[b.size() - 2]));
+  SmallVector<int64_t> batch;
+  if (!broadcastShapes(a.drop_back(2), b.drop_back(2), batch))
+    return fail(loc, "matmul batch dimensions are not broadcast-compatible: " +
+                         typeStr(lhs) + " and " + typeStr(rhs));
+  shape.assign(batch.begin(), batch.end());
+  shape.push_back(a[a.size() - 2]);
+  shape.push_back(b[b.size() - 1]);
+  return success();
+}
+
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
   if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
-      failed(sameElementType(loc, types, "matmul operands")))
+      failed(sameElementType(loc, types, "matmul operands")) ||
+      failed(matmulShape(loc, types[0], types[1], shape)))
     return failure();
-  auto a = types[0].getShape(), b = types[1].getShape();
-  if (a.size() < 2 || b.size() < 2)
-    return fail(loc, "matmul operands must have rank >= 2, got " +
-                         typeStr(types[0]) + " and " + typeStr(types[1]));
-  if (a[a.size() - 1] != b[b.size() - 2])
-    return fail(loc, "matmul contraction dimensions differ: lhs " +
-                         typeStr(types[0]) + " has K = " +
-                         Twine(a[a.size() - 1]) + " but rhs " +
-                         typeStr(types[1]) + " has K = " +
-                         Twine(b[b.size() - 2]));
-  SmallVector<int64_t> batch;
-  if (!broadcastShapes(a.drop_back(2), b.drop_back(2), batch))
-    return fail(loc, "matmul batch dimensions are not broadcast-compatible: " +
-                         typeStr(types[0]) + " and " + typeStr(types[1]));
-  batch.push_back(a[a.size() - 2]);
-  batch.push_back(b[b.size() - 1]);
-  results.push_back(RankedTensorType::get(batch, types[0].getElementType()));
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
   return success();
 }
 
@@ -264,28 +272,23 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
 // Conv and pooling
 //===----------------------------------------------------------------------===//
 
-LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
-                                         Adaptor adaptor,
-                                         SmallVectorImpl<Type> &results) {
-  SmallVector<RankedTensorType> types;
-  auto stridesA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides);
-  auto padsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads);
-  auto dilationsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations);
-  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
-  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
-      failed(requireAttr(loc, stridesA, "strides")) ||
+LogicalResult
+infer::conv2dShape(std::optional<Location> loc, RankedTensorType input,
+                   RankedTensorType filter, DenseI64ArrayAttr stridesA,
+                   DenseI64ArrayAttr padsA, DenseI64ArrayAttr dilationsA,
+                   IntegerAttr groupsA, SmallVectorImpl<int64_t> &shape) {
+  if (failed(requireAttr(loc, stridesA, "strides")) ||
       failed(requireAttr(loc, padsA, "pads")) ||
       failed(requireAttr(loc, dilationsA, "dilations")) ||
       failed(requireAttr(loc, groupsA, "groups")) ||
-      failed(requireRank(loc, types[0], 4, "conv2d input")) ||
-      failed(requireRank(loc, types[1], 4, "conv2d filter")) ||
+      failed(requireRank(loc, input, 4, "conv2d input")) ||
+      failed(requireRank(loc, filter, 4, "conv2d filter")) ||
       failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
       failed(checkPositive(loc, padsA.asArrayRef(), 4, "pads", true)) ||
-      failed(checkPositive(loc, dilationsA.asArrayRef(), 2, "dilations",
-                           false)))
+      failed(
+          checkPositive(loc, dilationsA.asArrayRef(), 2, "dilations", false)))
     return failure();
-  auto in = types[0].getShape(), w = types[1].getShape();
+  auto in = input.getShape(), w = filter.getShape();
   int64_t groups = groupsA.getInt();
   if (groups <= 0)
     return fail(loc, "groups must be positive, got " + Twine(groups));
@@ -295,16 +298,10 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
                          ") must be divisible by groups (" + Twine(groups) +
                          ")");
   if (w[1] * groups != in[1])
-    return fail(loc, "filter " + typeStr(types[1]) + " expects " +
+    return fail(loc, "filter " + typeStr(filter) + " expects " +
                          Twine(w[1] * groups) +
-                         " input channels but the input " + typeStr(types[0]) +
+                         " input channels but the input " + typeStr(input) +
                          " has " + Twine(in[1]));
-  if (types.size() == 3) {
-    auto bias = types[2].getShape();
-    if (bias.size() != 1 || bias[0] != w[0])
-      return fail(loc, "bias must have shape [" + Twine(w[0]) + "], got " +
-                           typeStr(types[2]));
-  }
   auto s = stridesA.asArrayRef(), p = padsA.asArrayRef(),
        d = dilationsA.asArrayRef();
   int64_t oh, ow;
@@ -313,8 +310,30 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
       failed(windowOutSize(loc, "width", in[3], w[3], s[1], p[1], p[3], d[1],
                            ow)))
     return failure();
-  results.push_back(RankedTensorType::get({in[0], w[0], oh, ow},
-                                          types[0].getElementType()));
+  shape.assign({in[0], w[0], oh, ow});
+  return success();
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(conv2dShape(loc, types[0], types[1],
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations),
+                         GRAPH_ATTR(adaptor, IntegerAttr, groups), shape)))
+    return failure();
+  if (types.size() == 3) {
+    auto bias = types[2].getShape();
+    if (bias.size() != 1 || bias[0] != shape[1])
+      return fail(loc, "bias must have shape [" + Twine(shape[1]) + "], got " +
+                           typeStr(types[2]));
+  }
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
   return success();
 }
 

@@ -1,8 +1,10 @@
-//===- GraphOpsQuant.cpp - quantize and dequantize ------------------------===//
+//===- GraphOpsQuant.cpp - quantization ops and integer contractions ------===//
 //
 // Shape and type inference of the quantization ops. The scale and zero
 // point broadcast to the input's shape (a per-axis one has a single non-1
-// dim), never enlarge it: the result has the input's shape.
+// dim), never enlarge it: the result has the input's shape. The integer
+// contractions have the shapes of their float forms; their zero points
+// must not vary along the dims they reduce.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +47,67 @@ LogicalResult inferQuant(std::optional<Location> loc, ValueRange operands,
   return success();
 }
 
+/// A zero point of `operand` (`what`): its element type, and a shape that
+/// broadcasts to the operand's with size 1 in every dim of `reduced` (dims
+/// of the operand, counted from the front).
+LogicalResult checkZeroPoint(std::optional<Location> loc, StringRef what,
+                             RankedTensorType operand, RankedTensorType zp,
+                             ArrayRef<int64_t> reduced) {
+  if (zp.getElementType() != operand.getElementType())
+    return fail(loc, what + " zero point " + typeStr(zp) +
+                         " must have the element type of its operand " +
+                         typeStr(operand));
+  int64_t rank = operand.getRank(), offset = rank - zp.getRank();
+  bool ok = offset >= 0;
+  for (int64_t i = 0; ok && i < zp.getRank(); ++i) {
+    int64_t d = zp.getDimSize(i), od = i + offset;
+    ok = d == 1 ||
+         (d == operand.getDimSize(od) && !llvm::is_contained(reduced, od));
+  }
+  if (!ok)
+    return fail(loc, what + " zero point " + typeStr(zp) +
+                         " must broadcast to " + typeStr(operand) +
+                         " and be one value along the reduced dims");
+  return success();
+}
+
 } // namespace
+
+LogicalResult
+MatMulIntegerOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> t;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, adaptor.getOperands(), t)) ||
+      failed(matmulShape(loc, t[0], t[1], shape)))
+    return failure();
+  int64_t lhsK = t[0].getRank() - 1, rhsK = t[1].getRank() - 2;
+  if (failed(checkZeroPoint(loc, "lhs", t[0], t[2], {lhsK})) ||
+      failed(checkZeroPoint(loc, "rhs", t[1], t[3], {rhsK})))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 32)));
+  return success();
+}
+
+LogicalResult
+Conv2DIntegerOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> t;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, adaptor.getOperands(), t)) ||
+      failed(conv2dShape(loc, t[0], t[1],
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
+                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations),
+                         GRAPH_ATTR(adaptor, IntegerAttr, groups), shape)) ||
+      failed(checkZeroPoint(loc, "input", t[0], t[2], {0, 1, 2, 3})) ||
+      failed(checkZeroPoint(loc, "filter", t[1], t[3], {1, 2, 3})))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 32)));
+  return success();
+}
 
 LogicalResult QuantizeOp::inferReturnTypes(MLIRContext *,
                                            std::optional<Location> loc,

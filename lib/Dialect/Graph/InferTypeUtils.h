@@ -186,6 +186,18 @@ inline LogicalResult requireRank(std::optional<Location> loc,
   return success();
 }
 
+/// The result shape of a (batched, broadcasting) matmul; GraphOps.cpp.
+LogicalResult matmulShape(std::optional<Location> loc, RankedTensorType lhs,
+                          RankedTensorType rhs,
+                          SmallVectorImpl<int64_t> &shape);
+
+/// The NCHW result shape of a conv2d, after checking the ranks, attributes
+/// and channel counts; GraphOps.cpp.
+LogicalResult conv2dShape(std::optional<Location> loc, RankedTensorType input,
+                          RankedTensorType filter, DenseI64ArrayAttr strides,
+                          DenseI64ArrayAttr pads, DenseI64ArrayAttr dilations,
+                          IntegerAttr groups, SmallVectorImpl<int64_t> &shape);
+
 } // namespace mlc::graph::infer
 
 #endif // MLC_LIB_DIALECT_GRAPH_INFERTYPEUTILS_H

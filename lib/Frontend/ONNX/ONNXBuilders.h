@@ -89,6 +89,17 @@ template <typename OpTy> FailureOr<Value> foldInputs(N &n) {
   }
   return acc;
 }
+/// numpy matmul semantics around `emit` (which gets operands of rank >= 2):
+/// a 1-D operand gets a unit dim that is dropped from the result; ONNXNN.cpp.
+using MatMulEmitter = llvm::function_ref<FailureOr<Value>(Value, Value)>;
+FailureOr<Value> numpyMatMul(N &n, Value a, Value b, MatMulEmitter emit);
+/// An ONNX Conv-like node (1-D or 2-D; the node's auto_pad, pads, strides,
+/// dilations, kernel_shape and group) around `emit`, which gets the NCHW
+/// input and OIHW filter (a 1-D conv lifted to 2-D) and the graph conv
+/// attributes; the result is lowered back to 1-D; ONNXNN.cpp.
+using ConvEmitter = llvm::function_ref<FailureOr<Value>(
+    Value, Value, llvm::ArrayRef<mlir::NamedAttribute>)>;
+FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit);
 /// Sets output 0 from `v` (or fails).
 mlir::LogicalResult out(N &n, FailureOr<Value> v);
 

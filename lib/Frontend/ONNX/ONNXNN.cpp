@@ -21,11 +21,12 @@ namespace {
 // Contractions
 //===----------------------------------------------------------------------===//
 
-LogicalResult convertMatMul(N &n) {
-  Value a = n.input(0), b = n.input(1);
+} // namespace
+
+FailureOr<Value> numpyMatMul(N &n, Value a, Value b, MatMulEmitter emit) {
   int64_t ra = N::rankOf(a), rb = N::rankOf(b);
   if (ra == 0 || rb == 0)
-    return n.unsupported("scalar operands");
+    return n.unsupported("scalar operands"), failure();
   // numpy: a vector operand gets a unit dimension that is dropped again.
   SmallVector<int64_t> sa(N::shapeOf(a)), sb(N::shapeOf(b));
   if (ra == 1)
@@ -34,13 +35,21 @@ LogicalResult convertMatMul(N &n) {
     sb.push_back(1);
   MLC_TRY(a2, reshape(n, a, sa));
   MLC_TRY(b2, reshape(n, b, sb));
-  MLC_TRY(p, binary<graph::MatMulOp>(n, a2, b2));
+  MLC_TRY(p, emit(a2, b2));
   SmallVector<int64_t> shape(N::shapeOf(p));
   if (rb == 1)
     shape.pop_back();
   if (ra == 1)
     shape.erase(shape.end() - (rb == 1 ? 1 : 2));
-  return out(n, reshape(n, p, shape));
+  return reshape(n, p, shape);
+}
+
+namespace {
+
+LogicalResult convertMatMul(N &n) {
+  return out(n, numpyMatMul(n, n.input(0), n.input(1), [&](Value a, Value b) {
+               return binary<graph::MatMulOp>(n, a, b);
+             }));
 }
 
 LogicalResult convertGemm(N &n) {
@@ -225,11 +234,12 @@ FailureOr<Value> liftTo2D(N &n, Value x) {
   return reshape(n, x, {s[0], s[1], 1, s[2]});
 }
 
-LogicalResult convertConv(N &n) {
-  Value x = n.input(0), w = n.input(1), bias = n.input(2);
+} // namespace
+
+FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   int64_t rank = N::rankOf(x);
   if (rank != 3 && rank != 4)
-    return n.unsupported(Twine(rank - 2) + "-D convolution");
+    return n.unsupported(Twine(rank - 2) + "-D convolution"), failure();
   if (N::rankOf(w) != rank)
     return n.error() << "filter rank " << N::rankOf(w)
                      << " does not match input rank " << rank,
@@ -251,20 +261,30 @@ LogicalResult convertConv(N &n) {
     win.dilations.insert(win.dilations.begin(), 1);
     pads.insert(pads.begin(), {0, 0});
   }
-  SmallVector<Value> operands = {x, w};
-  if (bias)
-    operands.push_back(bias);
-  MLC_TRY(y, n.emit<graph::Conv2DOp>(
-                 operands, {n.arrayAttr("strides", win.strides),
-                            n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
-                                                 pads[0].end, pads[1].end}),
-                            n.arrayAttr("dilations", win.dilations),
-                            n.i64Attr("groups", group)}));
+  MLC_TRY(y, emit(x, w,
+                  {n.arrayAttr("strides", win.strides),
+                   n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
+                                        pads[0].end, pads[1].end}),
+                   n.arrayAttr("dilations", win.dilations),
+                   n.i64Attr("groups", group)}));
   if (d == 1) {
     ArrayRef<int64_t> s = N::shapeOf(y);
-    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
+    return reshape(n, y, {s[0], s[1], s[3]});
   }
-  return out(n, y);
+  return y;
+}
+
+namespace {
+
+LogicalResult convertConv(N &n) {
+  Value bias = n.input(2);
+  return out(n, onnxConv(n, n.input(0), n.input(1),
+                         [&](Value x, Value w, ArrayRef<NamedAttribute> attrs) {
+                           SmallVector<Value> operands = {x, w};
+                           if (bias)
+                             operands.push_back(bias);
+                           return n.emit<graph::Conv2DOp>(operands, attrs);
+                         }));
 }
 
 LogicalResult convertConvTranspose(N &n) {

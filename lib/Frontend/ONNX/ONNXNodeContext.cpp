@@ -120,14 +120,16 @@ LogicalResult NodeContext::checkOperands(StringRef opName,
       return error() << "missing input for operand #" << i << " of " << opName;
   // uint8 is for quantized values: only these graph ops take it.
   static constexpr llvm::StringLiteral takesU8[] = {
-      "graph.quantize", "graph.dequantize", "graph.cast", "graph.reshape",
-      "graph.transpose"};
+      "graph.quantize",      "graph.dequantize", "graph.cast",
+      "graph.reshape",       "graph.transpose",  "graph.matmul_integer",
+      "graph.conv2d_integer"};
   if (!llvm::is_contained(takesU8, opName))
     for (Value v : operands)
       if (elementTypeOf(v).isUnsignedInteger())
         return unsupported(
             "dtype UINT8 (uint8 tensors are only quantized values here: "
-            "(de)quantization, casts, reshapes and transposes take them)");
+            "(de)quantization, integer contractions, casts, reshapes and "
+            "transposes take them)");
   return success();
 }
 

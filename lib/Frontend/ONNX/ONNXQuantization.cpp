@@ -4,6 +4,10 @@
 // graph.dequantize, whose scale and zero point broadcast: a per-axis one is
 // reshaped to the input's rank with its length at the axis.
 // DynamicQuantizeLinear is composed from reductions and graph.quantize.
+// MatMulInteger and ConvInteger are graph.matmul_integer and
+// graph.conv2d_integer; the QLinear forms add the requantization
+// round(acc * (x_scale * w_scale / y_scale)) + y_zero_point as a dequantize
+// by that product and a quantize with scale 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +119,142 @@ LogicalResult convertDynamicQuantizeLinear(N &n) {
   return success();
 }
 
+/// A scale or zero point of a contraction operand: a scalar or one element
+/// (a scalar), or a 1-D tensor of `count` elements reshaped to `perIndex`.
+FailureOr<Value> contractionParam(N &n, Value v, int64_t count,
+                                  ArrayRef<int64_t> perIndex, StringRef what) {
+  ArrayRef<int64_t> shape = N::shapeOf(v);
+  if (product(shape) == 1)
+    return reshape(n, v, {});
+  if (shape.size() == 1 && shape[0] == count)
+    return reshape(n, v, perIndex);
+  return n.error() << what << " must be a scalar or have " << count
+                   << " elements, got shape " << shapeString(shape),
+         failure();
+}
+
+/// A contraction operand's zero point (input `i`, zero when absent) with
+/// shape `perIndex` when it has `count` != 1 elements (one per row, column
+/// or output channel), else a scalar.
+FailureOr<Value> contractionZeroPoint(N &n, unsigned i, Value operand,
+                                      int64_t count, ArrayRef<int64_t> perIndex,
+                                      StringRef what) {
+  if (!n.hasInput(i))
+    return n.scalar(N::elementTypeOf(operand), 0.0);
+  return contractionParam(n, n.input(i), count, perIndex, what);
+}
+
+/// round(acc * scale) + zp, saturated: the requantization of an int32
+/// accumulator to the 8-bit type of `zp`.
+FailureOr<Value> requantize(N &n, Value acc, Value scale, Value zp) {
+  MLC_TRY(f, n.emit<graph::DequantizeOp>(
+                 {acc, scale, n.scalar(N::elementTypeOf(acc), 0.0)}));
+  return n.emit<graph::QuantizeOp>({f, n.scalarLike(scale, 1.0), zp});
+}
+
+/// x_scale * w_scale / y_scale, each a scalar or already shaped to
+/// broadcast over the accumulator.
+FailureOr<Value> requantScale(N &n, Value xScale, Value wScale, Value yScale) {
+  for (Value s : {xScale, wScale, yScale})
+    if (failed(checkScale(n, s)))
+      return failure();
+  MLC_TRY(xw, binary<graph::MulOp>(n, xScale, wScale));
+  return binary<graph::DivOp>(n, xw, yScale);
+}
+
+/// Rows of a matmul lhs (its dim -2; 1 for a vector), columns of its rhs.
+int64_t matRows(Value a) {
+  ArrayRef<int64_t> s = N::shapeOf(a);
+  return s.size() < 2 ? 1 : s[s.size() - 2];
+}
+int64_t matCols(Value b) {
+  ArrayRef<int64_t> s = N::shapeOf(b);
+  return s.size() < 2 ? 1 : s.back();
+}
+
+/// matmul_integer of a and b with per-tensor, per-row (a) or per-column (b)
+/// zero points, numpy's rank rules.
+FailureOr<Value> matmulInteger(N &n, Value a, Value b, Value aZp, Value bZp) {
+  return numpyMatMul(n, a, b, [&](Value a2, Value b2) {
+    return n.emit<graph::MatMulIntegerOp>({a2, b2, aZp, bZp});
+  });
+}
+
+LogicalResult convertMatMulInteger(N &n) {
+  Value a = n.input(0), b = n.input(1);
+  int64_t m = matRows(a), cols = matCols(b);
+  MLC_TRY(aZp, contractionZeroPoint(n, 2, a, m, {m, 1}, "a_zero_point"));
+  MLC_TRY(bZp, contractionZeroPoint(n, 3, b, cols, {cols}, "b_zero_point"));
+  return out(n, matmulInteger(n, a, b, aZp, bZp));
+}
+
+LogicalResult convertQLinearMatMul(N &n) {
+  Value a = n.input(0), b = n.input(3);
+  int64_t m = matRows(a), cols = matCols(b);
+  MLC_TRY(aScale, contractionParam(n, n.input(1), m, {m, 1}, "a_scale"));
+  MLC_TRY(aZp, contractionParam(n, n.input(2), m, {m, 1}, "a_zero_point"));
+  MLC_TRY(bScale, contractionParam(n, n.input(4), cols, {cols}, "b_scale"));
+  MLC_TRY(bZp, contractionParam(n, n.input(5), cols, {cols}, "b_zero_point"));
+  MLC_TRY(yScale, contractionParam(n, n.input(6), 1, {}, "y_scale"));
+  MLC_TRY(yZp, contractionParam(n, n.input(7), 1, {}, "y_zero_point"));
+  MLC_TRY(acc, matmulInteger(n, a, b, aZp, bZp));
+  // With a vector rhs the result has no column dim: rows are its last.
+  if (N::rankOf(b) == 1 && N::rankOf(aScale) == 2) {
+    MLC_TRY(s, reshape(n, aScale, {m}));
+    aScale = s;
+  }
+  MLC_TRY(scale, requantScale(n, aScale, bScale, yScale));
+  return out(n, requantize(n, acc, scale, yZp));
+}
+
+/// conv2d_integer with a scalar input zero point and a per-tensor or
+/// per-output-channel filter zero point (input `wZpIndex`).
+FailureOr<Value> convInteger(N &n, Value x, Value w, Value xZp,
+                             unsigned wZpIndex,
+                             ArrayRef<NamedAttribute> attrs) {
+  int64_t o = N::shapeOf(w)[0];
+  MLC_TRY(wZp, contractionZeroPoint(n, wZpIndex, w, o, {o, 1, 1, 1},
+                                    "w_zero_point"));
+  return n.emit<graph::Conv2DIntegerOp>({x, w, xZp, wZp}, attrs);
+}
+
+LogicalResult convertConvInteger(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(xZp, contractionZeroPoint(n, 2, x, 1, {}, "x_zero_point"));
+  return out(n, onnxConv(n, x, n.input(1),
+                         [&](Value x2, Value w2, ArrayRef<NamedAttribute> a) {
+                           return convInteger(n, x2, w2, xZp, 3, a);
+                         }));
+}
+
+LogicalResult convertQLinearConv(N &n) {
+  Value x = n.input(0);
+  MLC_TRY(xScale, contractionParam(n, n.input(1), 1, {}, "x_scale"));
+  MLC_TRY(xZp, contractionParam(n, n.input(2), 1, {}, "x_zero_point"));
+  MLC_TRY(yScale, contractionParam(n, n.input(6), 1, {}, "y_scale"));
+  MLC_TRY(yZp, contractionParam(n, n.input(7), 1, {}, "y_zero_point"));
+  Value bias = n.input(8);
+  auto emit = [&](Value x2, Value w2,
+                  ArrayRef<NamedAttribute> attrs) -> FailureOr<Value> {
+    int64_t o = N::shapeOf(w2)[0];
+    MLC_TRY(acc, convInteger(n, x2, w2, xZp, 5, attrs));
+    if (bias) {
+      if (N::shapeOf(bias) != ArrayRef<int64_t>{o} ||
+          !N::elementTypeOf(bias).isSignlessInteger(32))
+        return n.error() << "B must be an int32 tensor of shape [" << o
+                         << "], got " << N::typeOf(bias),
+               failure();
+      MLC_TRY(b3, reshape(n, bias, {o, 1, 1}));
+      MLC_TRY(sum, binary<graph::AddOp>(n, acc, b3));
+      acc = sum;
+    }
+    MLC_TRY(wScale, contractionParam(n, n.input(4), o, {o, 1, 1}, "w_scale"));
+    MLC_TRY(scale, requantScale(n, xScale, wScale, yScale));
+    return requantize(n, acc, scale, yZp);
+  };
+  return out(n, onnxConv(n, x, n.input(3), emit));
+}
+
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
@@ -124,6 +264,16 @@ const OpConverter kConverters[] = {
      "int8/uint8/int32; per-tensor, per-axis from opset 13"},
     {"DynamicQuantizeLinear", 11, kMax, 1, "", convertDynamicQuantizeLinear,
      "float input"},
+    {"MatMulInteger", 10, kMax, 2, "", convertMatMulInteger,
+     "int8/uint8; per-tensor, per-row and per-column zero points"},
+    {"ConvInteger", 10, kMax, 2,
+     "auto_pad,dilations,group,kernel_shape,pads,strides", convertConvInteger,
+     "1-D and 2-D; per-tensor or per-channel filter zero point"},
+    {"QLinearMatMul", 10, kMax, 8, "", convertQLinearMatMul,
+     "int8/uint8; per-tensor, per-row and per-column scales"},
+    {"QLinearConv", 10, kMax, 8,
+     "auto_pad,dilations,group,kernel_shape,pads,strides", convertQLinearConv,
+     "1-D and 2-D; per-tensor or per-channel filter scale"},
 };
 
 } // namespace

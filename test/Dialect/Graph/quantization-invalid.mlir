@@ -49,3 +49,65 @@ func.func @u8_arith(%x: tensor<3xui8>) -> tensor<3xui8> {
   %0 = graph.add %x, %x : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
   return %0 : tensor<3xui8>
 }
+
+// -----
+
+func.func @matmul_integer_zp_varies_along_k(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %az: tensor<3xui8>, %bz: tensor<i8>) -> tensor<4x2xi32> {
+  // expected-error @+2 {{lhs zero point tensor<3xui8> must broadcast to tensor<4x3xui8> and be one value along the reduced dims}}
+  // expected-error @+1 {{'graph.matmul_integer' op failed to infer returned types}}
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<3xui8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+func.func @matmul_integer_zp_type(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %az: tensor<i8>, %bz: tensor<i8>) -> tensor<4x2xi32> {
+  // expected-error @+2 {{lhs zero point tensor<i8> must have the element type of its operand tensor<4x3xui8>}}
+  // expected-error @+1 {{'graph.matmul_integer' op failed to infer returned types}}
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<i8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+func.func @matmul_integer_k_mismatch(%a: tensor<4x3xi8>, %b: tensor<4x2xi8>, %z: tensor<i8>) -> tensor<4x2xi32> {
+  // expected-error @+2 {{matmul contraction dimensions differ}}
+  // expected-error @+1 {{'graph.matmul_integer' op failed to infer returned types}}
+  %0 = graph.matmul_integer %a, %b, %z, %z : (tensor<4x3xi8>, tensor<4x2xi8>, tensor<i8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+func.func @matmul_integer_float(%a: tensor<4x3xf32>, %b: tensor<3x2xi8>, %z: tensor<i8>) -> tensor<4x2xi32> {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 8-bit signless integer or 8-bit unsigned integer values}}
+  %0 = graph.matmul_integer %a, %b, %z, %z : (tensor<4x3xf32>, tensor<3x2xi8>, tensor<i8>, tensor<i8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+func.func @conv_integer_input_zp_per_channel(%x: tensor<1x3x8x8xi8>, %w: tensor<6x3x3x3xi8>, %xz: tensor<1x3x1x1xi8>, %wz: tensor<i8>) -> tensor<1x6x6x6xi32> {
+  // expected-error @+2 {{input zero point tensor<1x3x1x1xi8> must broadcast to tensor<1x3x8x8xi8> and be one value along the reduced dims}}
+  // expected-error @+1 {{'graph.conv2d_integer' op failed to infer returned types}}
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<1x3x1x1xi8>, tensor<i8>) -> tensor<1x6x6x6xi32>
+  return %0 : tensor<1x6x6x6xi32>
+}
+
+// -----
+
+func.func @conv_integer_filter_zp_per_tap(%x: tensor<1x3x8x8xi8>, %w: tensor<6x3x3x3xi8>, %xz: tensor<i8>, %wz: tensor<6x3x1x1xi8>) -> tensor<1x6x6x6xi32> {
+  // expected-error @+2 {{filter zero point tensor<6x3x1x1xi8> must broadcast to tensor<6x3x3x3xi8> and be one value along the reduced dims}}
+  // expected-error @+1 {{'graph.conv2d_integer' op failed to infer returned types}}
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<6x3x1x1xi8>) -> tensor<1x6x6x6xi32>
+  return %0 : tensor<1x6x6x6xi32>
+}
+
+// -----
+
+func.func @conv_integer_groups(%x: tensor<1x3x8x8xi8>, %w: tensor<6x3x3x3xi8>, %z: tensor<i8>) -> tensor<1x6x6x6xi32> {
+  // expected-error @+2 {{input channels (3) and output channels (6) must be divisible by groups (2)}}
+  // expected-error @+1 {{'graph.conv2d_integer' op failed to infer returned types}}
+  %0 = graph.conv2d_integer %x, %w, %z, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<i8>) -> tensor<1x6x6x6xi32>
+  return %0 : tensor<1x6x6x6xi32>
+}

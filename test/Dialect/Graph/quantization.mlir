@@ -30,3 +30,20 @@ func.func @u8_data(%x: tensor<2x3xui8>) -> (tensor<6xui8>, tensor<3x2xui8>, tens
   %2 = graph.cast %x {to = f32} : (tensor<2x3xui8>) -> tensor<2x3xf32>
   return %0, %1, %2 : tensor<6xui8>, tensor<3x2xui8>, tensor<2x3xf32>
 }
+
+// -----
+
+// Integer contractions: mixed signedness, broadcast batch dims, per-row,
+// per-column and per-channel zero points; the result is always i32.
+// CHECK-LABEL: func.func @integer_contractions
+// CHECK: graph.matmul_integer %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x4x3xui8>, tensor<3x5xi8>, tensor<4x1xui8>, tensor<1x5xi8>) -> tensor<2x4x5xi32>
+// CHECK: graph.conv2d_integer %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<6x1x1x1xi8>) -> tensor<1x6x4x4xi32>
+func.func @integer_contractions(%a: tensor<2x4x3xui8>, %b: tensor<3x5xi8>,
+                                %az: tensor<4x1xui8>, %bz: tensor<1x5xi8>,
+                                %x: tensor<1x3x8x8xi8>, %w: tensor<6x3x3x3xi8>,
+                                %xz: tensor<i8>, %wz: tensor<6x1x1x1xi8>)
+    -> (tensor<2x4x5xi32>, tensor<1x6x4x4xi32>) {
+  %0 = graph.matmul_integer %a, %b, %az, %bz : (tensor<2x4x3xui8>, tensor<3x5xi8>, tensor<4x1xui8>, tensor<1x5xi8>) -> tensor<2x4x5xi32>
+  %1 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<6x1x1x1xi8>) -> tensor<1x6x4x4xi32>
+  return %0, %1 : tensor<2x4x5xi32>, tensor<1x6x4x4xi32>
+}

@@ -271,6 +271,51 @@ def Graph_DequantizeOp : Graph_Op<"dequantize", [Graph_BroadcastingElementwise]>
 // Contractions and windows
 //===----------------------------------------------------------------------===//
 
+// Integer contractions: 8-bit operands, exact int32 accumulation of the
+// products of their differences from the zero points. Scales are applied by
+// a graph.dequantize of the result (the requantizing epilogue that fusion
+// puts into the same kernel).
+def Graph_I32Tensor : StaticShapeTensorOf<[I32]>;
+
+def Graph_MatMulIntegerOp : Graph_Op<"matmul_integer"> {
+  let summary = "8-bit batched matrix product accumulated in int32";
+  let description = [{
+    `sum_k (lhs[..., m, k] - lhs_zp) * (rhs[..., k, n] - rhs_zp)`, shapes
+    and batch broadcasting as graph.matmul. Each operand is i8 or ui8 (they
+    may differ); its zero point has its element type and broadcasts to its
+    shape without varying along K: the lhs zero point is a scalar or per
+    row (`[..., M, 1]`), the rhs one a scalar or per column (`[..., 1, N]`
+    or `[N]`). The sums wrap in int32, as ONNX's MatMulInteger.
+  }];
+  let arguments = (ins Graph_QuantTensor:$lhs, Graph_QuantTensor:$rhs,
+                       Graph_QuantTensor:$lhs_zero_point,
+                       Graph_QuantTensor:$rhs_zero_point);
+  let results = (outs Graph_I32Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs `,` $lhs_zero_point `,` $rhs_zero_point "
+                       "attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_Conv2DIntegerOp : Graph_Op<"conv2d_integer"> {
+  let summary = "8-bit 2-D convolution accumulated in int32";
+  let description = [{
+    graph.conv2d (NCHW input, OIHW filter, same attributes and shapes, no
+    bias) of `input - input_zp` and `filter - filter_zp`, summed in int32.
+    Padding reads `input_zp`, so padded elements contribute zero. The input
+    zero point is one value (every dim 1); the filter one is a scalar or per
+    output channel (`[O, 1, 1, 1]`). Each has its operand's element type.
+  }];
+  let arguments = (ins Graph_QuantTensor:$input, Graph_QuantTensor:$filter,
+                       Graph_QuantTensor:$input_zero_point,
+                       Graph_QuantTensor:$filter_zero_point,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$groups);
+  let results = (outs Graph_I32Tensor:$result);
+  let assemblyFormat = "$input `,` $filter `,` $input_zero_point `,` "
+                       "$filter_zero_point attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+
 def Graph_MatMulOp : Graph_Op<"matmul", [Graph_HasVJP]> {
   let summary = "batched matrix product, batch dims broadcast";
   let description = [{
