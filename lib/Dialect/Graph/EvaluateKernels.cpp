@@ -258,40 +258,60 @@ HostTensor matmul(const HostTensor &a, const HostTensor &b,
   return out;
 }
 
-HostTensor conv2d(Conv2DOp op, ArrayRef<HostTensor> in,
-                  ArrayRef<int64_t> outShape) {
-  const HostTensor &x = in[0], &w = in[1];
+/// NCHW x OIHW with groups; taps in the padding read 0. T is the element
+/// type, Acc the accumulator's (the sum is converted to T at the end).
+template <typename T, typename Acc>
+HostTensor convolve(const HostTensor &x, const HostTensor &w, const T *bias,
+                    ArrayRef<int64_t> outShape, int64_t groups,
+                    ArrayRef<int64_t> s, ArrayRef<int64_t> p,
+                    ArrayRef<int64_t> d) {
   auto xs = x.getShape(), ws = w.getShape();
   int64_t batch = xs[0], channels = xs[1], h = xs[2], wd = xs[3];
   int64_t outC = ws[0], groupC = ws[1], kh = ws[2], kw = ws[3];
   int64_t oh = outShape[2], ow = outShape[3];
-  int64_t groups = op.getGroups(), groupO = outC / groups;
-  auto s = op.getStrides(), p = op.getPads(), d = op.getDilations();
-  auto xv = x.values<float>(), wv = w.values<float>();
-  const float *bias = in.size() > 2 ? in[2].values<float>().data() : nullptr;
-  HostTensor out(ElementKind::F32, outShape);
-  auto dst = out.values<float>();
+  int64_t groupO = outC / groups;
+  auto xv = x.values<T>(), wv = w.values<T>();
+  HostTensor out(x.getKind(), outShape);
+  auto dst = out.values<T>();
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t o = 0; o < outC; ++o) {
       int64_t g = o / groupO;
       for (int64_t y = 0; y < oh; ++y)
         for (int64_t z = 0; z < ow; ++z) {
-          float acc = bias ? bias[o] : 0.0f;
+          Acc acc = bias ? Acc(bias[o]) : Acc(0);
           for (int64_t c = 0; c < groupC; ++c)
             for (int64_t i = 0; i < kh; ++i)
               for (int64_t j = 0; j < kw; ++j) {
                 // Padding is a real 0 in the kernel: 0 * inf is NaN there too.
                 int64_t iy = y * s[0] + i * d[0] - p[0];
                 int64_t iz = z * s[1] + j * d[1] - p[1];
-                float v = 0.0f;
+                T v = 0;
                 if (iy >= 0 && iy < h && iz >= 0 && iz < wd)
                   v = xv[((n * channels + g * groupC + c) * h + iy) * wd + iz];
-                acc = acc + v * wv[((o * groupC + c) * kh + i) * kw + j];
+                acc = acc +
+                      Acc(v) * Acc(wv[((o * groupC + c) * kh + i) * kw + j]);
               }
-          dst[((n * outC + o) * oh + y) * ow + z] = acc;
+          dst[((n * outC + o) * oh + y) * ow + z] = static_cast<T>(acc);
         }
     }
   return out;
+}
+
+HostTensor conv2d(Conv2DOp op, ArrayRef<HostTensor> in,
+                  ArrayRef<int64_t> outShape) {
+  const float *bias = in.size() > 2 ? in[2].values<float>().data() : nullptr;
+  return convolve<float, float>(in[0], in[1], bias, outShape, op.getGroups(),
+                                op.getStrides(), op.getPads(),
+                                op.getDilations());
+}
+
+HostTensor conv2dCentered(const HostTensor &x, const HostTensor &w,
+                          ArrayRef<int64_t> outShape, int64_t groups,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations) {
+  // Modulo 2^32 in the end, as the wrapping i32 sums of the kernel.
+  return convolve<int32_t, int64_t>(x, w, nullptr, outShape, groups, strides,
+                                    pads, dilations);
 }
 
 /// windowReduce over a virtually padded input: max with -inf padding, or sum
@@ -509,7 +529,29 @@ HostTensor select(ArrayRef<HostTensor> in, ArrayRef<int64_t> outShape) {
   return out;
 }
 
+/// A cast to 8 bits keeps the low bits of the value as an i32 (floats
+/// convert to i32 first), as the lowering does; bools are 0 or 1.
+template <typename To, typename From> To lowBits(From v) {
+  if constexpr (kIsFloat<From>)
+    return static_cast<To>(floatToInt<int32_t>(v));
+  else
+    return static_cast<To>(v);
+}
+
+template <typename To>
+HostTensor castTo8Bit(const HostTensor &x, ElementKind to) {
+  return dispatchAll(x.getKind(), [&](auto fromTag) {
+    using From = typename decltype(fromTag)::type;
+    return mapUnary<To, From>(x, to,
+                              [](From v) { return lowBits<To, From>(v); });
+  });
+}
+
 HostTensor cast(const HostTensor &x, ElementKind to) {
+  if (to == ElementKind::I8)
+    return castTo8Bit<int8_t>(x, to);
+  if (to == ElementKind::U8)
+    return castTo8Bit<uint8_t>(x, to);
   return dispatchAll(x.getKind(), [&](auto fromTag) {
     using From = typename decltype(fromTag)::type;
     return dispatchAll(to, [&](auto toTag) {

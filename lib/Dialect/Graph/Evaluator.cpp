@@ -150,6 +150,19 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
       .Case([&](CastOp) {
         return cast(in[0], *getElementKind(resultType.getElementType()));
       })
+      .Case([&](QuantizeOp) {
+        return quantize(in[0], in[1], in[2],
+                        *getElementKind(resultType.getElementType()));
+      })
+      .Case([&](DequantizeOp) { return dequantize(in[0], in[1], in[2]); })
+      .Case([&](MatMulIntegerOp) {
+        return matmul(centered(in[0], in[2]), centered(in[1], in[3]), shape);
+      })
+      .Case([&](Conv2DIntegerOp c) {
+        return conv2dCentered(centered(in[0], in[2]), centered(in[1], in[3]),
+                              shape, c.getGroups(), c.getStrides(), c.getPads(),
+                              c.getDilations());
+      })
       .Case([&](MatMulOp) { return matmul(in[0], in[1], shape); })
       .Case([&](Conv2DOp c) { return conv2d(c, in, shape); })
       .Case([&](Conv2DNchwcOp c) { return evaluateConv2DNchwc(c, in, shape); })

@@ -229,6 +229,12 @@ template <typename Fn> decltype(auto) dispatchAll(ElementKind kind, Fn &&fn) {
     return fn(Tag<int32_t>{});
   case ElementKind::I1:
     return fn(Tag<uint8_t>{});
+  case ElementKind::I8:
+    return fn(Tag<int8_t>{});
+  case ElementKind::U8:
+    // Shares uint8_t with I1: only data movement and the 8-bit aware
+    // kernels (cast, EvaluateQuant.cpp) see U8 (ODS keeps ui8 from the rest).
+    return fn(Tag<uint8_t>{});
   }
   llvm_unreachable("unknown element kind");
 }
@@ -236,8 +242,9 @@ template <typename Fn> decltype(auto) dispatchAll(ElementKind kind, Fn &&fn) {
 /// As dispatchAll for the numeric kinds; ODS constraints keep i1 away.
 template <typename Fn>
 decltype(auto) dispatchNumeric(ElementKind kind, Fn &&fn) {
-  if (kind == ElementKind::I1)
-    llvm::report_fatal_error("graph evaluator: numeric op on an i1 tensor");
+  if (kind == ElementKind::I1 || kind == ElementKind::U8)
+    llvm::report_fatal_error(
+        "graph evaluator: numeric op on an i1 or ui8 tensor");
   return dispatchAll(kind, std::forward<Fn>(fn));
 }
 
@@ -405,6 +412,20 @@ HostTensor broadcastTo(const HostTensor &x, ArrayRef<int64_t> outShape);
 HostTensor select(ArrayRef<HostTensor> in, ArrayRef<int64_t> outShape);
 
 HostTensor cast(const HostTensor &x, ElementKind to);
+
+/// conv2d of i32 tensors holding x - x_zp and w - w_zp (zero padding).
+HostTensor conv2dCentered(const HostTensor &x, const HostTensor &w,
+                          ArrayRef<int64_t> outShape, int64_t groups,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> dilations);
+
+// EvaluateQuant.cpp: the quantization ops and integer contractions.
+HostTensor quantize(const HostTensor &x, const HostTensor &scale,
+                    const HostTensor &zp, ElementKind to);
+HostTensor dequantize(const HostTensor &x, const HostTensor &scale,
+                      const HostTensor &zp);
+/// `x - zp` in i32, zp broadcast to x's shape.
+HostTensor centered(const HostTensor &x, const HostTensor &zp);
 
 } // namespace mlc::graph::detail
 

@@ -31,6 +31,10 @@ std::optional<ElementKind> mlc::graph::getElementKind(Type type) {
     return ElementKind::I32;
   if (type.isSignlessInteger(1))
     return ElementKind::I1;
+  if (type.isSignlessInteger(8))
+    return ElementKind::I8;
+  if (type.isUnsignedInteger(8))
+    return ElementKind::U8;
   return std::nullopt;
 }
 
@@ -44,6 +48,10 @@ Type mlc::graph::getElementType(MLIRContext *ctx, ElementKind kind) {
     return IntegerType::get(ctx, 32);
   case ElementKind::I1:
     return IntegerType::get(ctx, 1);
+  case ElementKind::I8:
+    return IntegerType::get(ctx, 8);
+  case ElementKind::U8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
   }
   llvm_unreachable("unknown element kind");
 }
@@ -56,6 +64,8 @@ int64_t mlc::graph::getElementSize(ElementKind kind) {
   case ElementKind::I64:
     return 8;
   case ElementKind::I1:
+  case ElementKind::I8:
+  case ElementKind::U8:
     return 1;
   }
   llvm_unreachable("unknown element kind");
@@ -77,7 +87,11 @@ HostTensor::HostTensor(ElementKind kind, ArrayRef<int64_t> shape)
     i32.assign(numElements, 0);
     break;
   case ElementKind::I1:
-    i1.assign(numElements, 0);
+  case ElementKind::U8:
+    bytes.assign(numElements, 0);
+    break;
+  case ElementKind::I8:
+    i8.assign(numElements, 0);
     break;
   }
 }
@@ -99,7 +113,11 @@ MutableArrayRef<char> HostTensor::getMutableBytes() {
     data = reinterpret_cast<char *>(i32.data());
     break;
   case ElementKind::I1:
-    data = reinterpret_cast<char *>(i1.data());
+  case ElementKind::U8:
+    data = reinterpret_cast<char *>(bytes.data());
+    break;
+  case ElementKind::I8:
+    data = reinterpret_cast<char *>(i8.data());
     break;
   }
   return MutableArrayRef<char>(data, getSizeInBytes());
@@ -156,6 +174,12 @@ FailureOr<HostTensor> mlc::graph::fromElementsAttr(ElementsAttr attr,
     case ElementKind::I1:
       copyValues<uint8_t>(t, dense.getValues<bool>());
       break;
+    case ElementKind::I8:
+      copyValues<int8_t>(t, dense.getValues<int8_t>());
+      break;
+    case ElementKind::U8:
+      copyValues<uint8_t>(t, dense.getValues<uint8_t>());
+      break;
     }
     return t;
   }
@@ -201,6 +225,12 @@ FailureOr<HostTensor> mlc::graph::fromElementsAttr(ElementsAttr attr,
         break;
       case ElementKind::I32:
         t.values<int32_t>()[i] = static_cast<int32_t>(v.getSExtValue());
+        break;
+      case ElementKind::I8:
+        t.values<int8_t>()[i] = static_cast<int8_t>(v.getSExtValue());
+        break;
+      case ElementKind::U8:
+        t.values<uint8_t>()[i] = static_cast<uint8_t>(v.getZExtValue());
         break;
       default:
         t.values<uint8_t>()[i] = !v.isZero();
@@ -259,6 +289,10 @@ ElementsAttr mlc::graph::toElementsAttr(MLIRContext *ctx,
     return toDenseOrBlob(type, tensor.values<int64_t>(), blobName);
   case ElementKind::I32:
     return toDenseOrBlob(type, tensor.values<int32_t>(), blobName);
+  case ElementKind::I8:
+    return toDenseOrBlob(type, tensor.values<int8_t>(), blobName);
+  case ElementKind::U8:
+    return toDenseOrBlob(type, tensor.values<uint8_t>(), blobName);
   case ElementKind::I1: {
     // i1 blobs have no agreed byte layout (as in the importer): always dense.
     SmallVector<bool> bits(tensor.values<uint8_t>().begin(),
@@ -282,6 +316,12 @@ ElementsAttr mlc::graph::toElementsAttr(MLIRContext *ctx, HostTensor &&tensor,
   case ElementKind::I32:
     return toDenseOrBlob(type, ArrayRef<int32_t>(tensor.i32), blobName,
                          &tensor.i32);
+  case ElementKind::I8:
+    return toDenseOrBlob(type, ArrayRef<int8_t>(tensor.i8), blobName,
+                         &tensor.i8);
+  case ElementKind::U8:
+    return toDenseOrBlob(type, ArrayRef<uint8_t>(tensor.bytes), blobName,
+                         &tensor.bytes);
   case ElementKind::I1:
     return toElementsAttr(ctx, static_cast<const HostTensor &>(tensor),
                           blobName);

@@ -26,7 +26,7 @@ namespace {
 FailureOr<Value> numpyMatMul(N &n, Value a, Value b, MatMulEmitter emit) {
   int64_t ra = N::rankOf(a), rb = N::rankOf(b);
   if (ra == 0 || rb == 0)
-    return n.unsupported("scalar operands"), failure();
+    return (void)n.unsupported("scalar operands"), failure();
   // numpy: a vector operand gets a unit dimension that is dropped again.
   SmallVector<int64_t> sa(N::shapeOf(a)), sb(N::shapeOf(b));
   if (ra == 1)
@@ -239,7 +239,7 @@ FailureOr<Value> liftTo2D(N &n, Value x) {
 FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   int64_t rank = N::rankOf(x);
   if (rank != 3 && rank != 4)
-    return n.unsupported(Twine(rank - 2) + "-D convolution"), failure();
+    return (void)n.unsupported(Twine(rank - 2) + "-D convolution"), failure();
   if (N::rankOf(w) != rank)
     return n.error() << "filter rank " << N::rankOf(w)
                      << " does not match input rank " << rank,

@@ -243,7 +243,10 @@ elementsAs(const graph::HostTensor &t,
   case graph::ElementKind::I32:
     return convert(t.values<int32_t>());
   case graph::ElementKind::I1:
+  case graph::ElementKind::U8:
     return convert(t.values<uint8_t>());
+  case graph::ElementKind::I8:
+    return convert(t.values<int8_t>());
   }
   return std::nullopt;
 }

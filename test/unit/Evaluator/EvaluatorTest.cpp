@@ -105,7 +105,10 @@ double elementAsDouble(const HostTensor &t, int64_t i) {
   case ElementKind::I32:
     return t.values<int32_t>()[i];
   case ElementKind::I1:
+  case ElementKind::U8:
     return t.values<uint8_t>()[i];
+  case ElementKind::I8:
+    return t.values<int8_t>()[i];
   }
   return 0;
 }

@@ -26,7 +26,8 @@
 namespace mlc::graph {
 
 /// The element types of graph tensors.
-enum class ElementKind { F32, I64, I32, I1 };
+/// U8 is the graph's ui8 (quantized values); I8 the signless i8.
+enum class ElementKind { F32, I64, I32, I1, I8, U8 };
 
 /// The kind of an MLIR element type; nullopt for types graph ops do not use.
 std::optional<ElementKind> getElementKind(mlir::Type type);
@@ -35,7 +36,8 @@ mlir::Type getElementType(mlir::MLIRContext *ctx, ElementKind kind);
 int64_t getElementSize(ElementKind kind);
 
 /// A dense row-major tensor in host memory. Elements are stored as float
-/// (F32), int64_t (I64), int32_t (I32) or uint8_t holding 0 or 1 (I1).
+/// (F32), int64_t (I64), int32_t (I32), int8_t (I8), uint8_t (U8) or uint8_t
+/// holding 0 or 1 (I1).
 class HostTensor {
 public:
   HostTensor() = default;
@@ -92,10 +94,14 @@ private:
     } else if constexpr (std::is_same_v<T, int32_t>) {
       assert(kind == ElementKind::I32 && "not an i32 tensor");
       return i32;
+    } else if constexpr (std::is_same_v<T, int8_t>) {
+      assert(kind == ElementKind::I8 && "not an i8 tensor");
+      return i8;
     } else {
       static_assert(std::is_same_v<T, uint8_t>, "unsupported element type");
-      assert(kind == ElementKind::I1 && "not an i1 tensor");
-      return i1;
+      assert((kind == ElementKind::I1 || kind == ElementKind::U8) &&
+             "not an i1 or ui8 tensor");
+      return bytes;
     }
   }
 
@@ -107,7 +113,8 @@ private:
   std::vector<float> f32;
   std::vector<int64_t> i64;
   std::vector<int32_t> i32;
-  std::vector<uint8_t> i1;
+  std::vector<int8_t> i8;
+  std::vector<uint8_t> bytes; // I1 and U8
 };
 
 /// Results with more elements than this become dense_resource blobs (as

@@ -1,0 +1,80 @@
+//===- EvaluateQuant.cpp - evaluation of the quantization ops -------------===//
+//
+// Mirrors lib/Conversion/GraphToLinalg/Quantization.cpp and
+// IntegerContraction.cpp: quantize divides in f32, rounds half to even,
+// maps NaN to 0, adds the zero point and clamps in f32 before the
+// conversion; dequantize subtracts in i32 and multiplies in f32; integer
+// contractions sum (x - x_zp) * (w - w_zp) modulo 2^32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluatorSupport.h"
+
+#include <cmath>
+
+using namespace mlc::graph;
+
+namespace mlc::graph::detail {
+
+namespace {
+
+/// The value of element `i` of an 8-bit or i32 tensor as an int32.
+int32_t intAt(const HostTensor &t, int64_t i) {
+  switch (t.getKind()) {
+  case ElementKind::I8:
+    return t.values<int8_t>()[i];
+  case ElementKind::U8:
+    return t.values<uint8_t>()[i];
+  case ElementKind::I32:
+    return t.values<int32_t>()[i];
+  default:
+    llvm::report_fatal_error("graph evaluator: not an i8, ui8 or i32 tensor");
+  }
+}
+
+} // namespace
+
+HostTensor quantize(const HostTensor &x, const HostTensor &scale,
+                    const HostTensor &zp, ElementKind to) {
+  bool isUnsigned = to == ElementKind::U8;
+  float lo = isUnsigned ? 0.0f : -128.0f, hi = isUnsigned ? 255.0f : 127.0f;
+  HostTensor out(to, x.getShape());
+  auto xv = x.values<float>(), sv = scale.values<float>();
+  forEachBroadcast(
+      x.getShape(), {&x, &scale, &zp}, [&](int64_t i, ArrayRef<int64_t> off) {
+        float q = std::nearbyint(xv[off[0]] / sv[off[1]]);
+        if (std::isnan(q))
+          q = 0.0f;
+        float v = std::min(std::max(q + float(intAt(zp, off[2])), lo), hi);
+        if (isUnsigned)
+          out.values<uint8_t>()[i] = static_cast<uint8_t>(v);
+        else
+          out.values<int8_t>()[i] = static_cast<int8_t>(v);
+      });
+  return out;
+}
+
+HostTensor dequantize(const HostTensor &x, const HostTensor &scale,
+                      const HostTensor &zp) {
+  HostTensor out(ElementKind::F32, x.getShape());
+  auto sv = scale.values<float>();
+  auto dst = out.values<float>();
+  forEachBroadcast(x.getShape(), {&x, &scale, &zp},
+                   [&](int64_t i, ArrayRef<int64_t> off) {
+                     int32_t d = subS(intAt(x, off[0]), intAt(zp, off[2]));
+                     dst[i] = float(d) * sv[off[1]];
+                   });
+  return out;
+}
+
+HostTensor centered(const HostTensor &x, const HostTensor &zp) {
+  HostTensor out(ElementKind::I32, x.getShape());
+  auto dst = out.values<int32_t>();
+  forEachBroadcast(x.getShape(), {&x, &zp},
+                   [&](int64_t i, ArrayRef<int64_t> off) {
+                     dst[i] = intAt(x, off[0]) - intAt(zp, off[1]);
+                   });
+  return out;
+}
+
+} // namespace mlc::graph::detail
