@@ -48,8 +48,9 @@ static std::string graphPipeline(const PipelineOptions &o) {
   if (o.inference) {
     // Inference-only rewrites (never for a training step).
     // MLC-PIPELINE: inference rewrites
-    p += "graph-fold-batch-norm,graph-fuse-gelu,graph-fold-scale-into-matmul,"
-         "graph-reorder-slices,";
+    // First: folding would turn dequantized 8-bit weights into floats.
+    p += "graph-quantized-contractions,graph-fold-batch-norm,graph-fuse-gelu,"
+         "graph-fold-scale-into-matmul,graph-reorder-slices,";
   }
   // Losses and optimizer updates become primitive ops that fold and fuse.
   p += "graph-expand-training-ops,";

@@ -108,6 +108,25 @@ def GraphFuseGelu : Pass<"graph-fuse-gelu"> {
   }];
 }
 
+def GraphQuantizedContractions : Pass<"graph-quantized-contractions"> {
+  let summary = "Integer kernels for contractions of dequantized operands";
+  let description = [{
+    In a QDQ graph a convolution or matmul reads `graph.dequantize`d 8-bit
+    values. `conv2d(dq(x), dq(w), b)` becomes
+    `dequantize(conv2d_integer(x, w, x_zp, w_zp), x_scale * w_scale) + b`
+    and `matmul(dq(a), dq(b))` likewise with graph.matmul_integer: the sums
+    are exact in int32 and the scales are applied once per result, in an
+    elementwise epilogue that fusion keeps in the contraction's kernel
+    together with a following quantize (and anything between). Transposes
+    and reshapes of a dequantize are moved before it, so that a Gemm's
+    transposed weight matches too. Conditions: 8-bit operands, the input's
+    (conv) zero point and scale one value, the filter's one value or one per
+    output channel; a matmul's parameters must not vary along K. Anything
+    else stays in float. Runs before graph-fold-constants, which would fold
+    the dequantized constant weights to float. Inference only.
+  }];
+}
+
 def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
   let summary = "Stride-1 3x3 convolutions as Winograd F(4x4, 3x3)";
   let description = [{
