@@ -191,6 +191,7 @@ Compilation::pipelineOptions(const target::CPUTarget &cpu) const {
   p.parallel = options.parallel;
   p.reassociateFPReductions = options.reassociateFPReductions;
   p.winograd = options.winograd;
+  p.integerKernels = options.integerKernels;
   p.nchwc = options.nchwc;
   p.profile = options.profile;
   p.cuda.chips = options.cudaArch;

@@ -49,8 +49,10 @@ static std::string graphPipeline(const PipelineOptions &o) {
     // Inference-only rewrites (never for a training step).
     // MLC-PIPELINE: inference rewrites
     // First: folding would turn dequantized 8-bit weights into floats.
-    p += "graph-quantized-contractions,graph-fold-batch-norm,graph-fuse-gelu,"
-         "graph-fold-scale-into-matmul,graph-reorder-slices,";
+    if (o.integerKernels)
+      p += "graph-quantized-contractions,";
+    p += "graph-fold-batch-norm,graph-fuse-gelu,graph-fold-scale-into-matmul,"
+         "graph-reorder-slices,";
   }
   // Losses and optimizer updates become primitive ops that fold and fuse.
   p += "graph-expand-training-ops,";
@@ -351,6 +353,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Inference on the CPU: convolution regions in the "
                      "blocked channel layout (graph-block-channels)"),
       llvm::cl::init(true)};
+  Option<bool> integerKernels{
+      *this, "integer-kernels",
+      llvm::cl::desc("Inference: contractions of dequantized 8-bit values "
+                     "as integer kernels (graph-quantized-contractions)"),
+      llvm::cl::init(false)};
   PipelineOptions get() const {
     PipelineOptions o;
     o.entry = entry;
@@ -364,6 +371,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
     o.reassociateFPReductions = reassociateFPReductions;
     o.winograd = winograd;
     o.nchwc = nchwc;
+    o.integerKernels = integerKernels;
     o.profile = profile;
     o.target = device;
     o.cuda.chips = cudaChips;

@@ -170,6 +170,14 @@ cl::opt<bool> nchwc(
              "[N, C/16, H, W, 16] with layout changes only at their edges "
              "(inference on the CPU; default on: docs/compiler.md)"),
     cl::init(true));
+cl::opt<bool> integerKernels(
+    "integer-kernels", cl::cat(mlcCategory),
+    cl::desc("QDQ models: compute convolutions and matmuls of dequantized "
+             "8-bit values as exact int32 kernels with the scales in their "
+             "epilogue (graph-quantized-contractions). Default off: these "
+             "kernels are generic loops for now, far slower than the float "
+             "kernels QDQ graphs use otherwise (docs/quantization.md)"),
+    cl::init(false));
 cl::opt<bool> profileKernels(
     "profile", cl::cat(mlcCategory),
     cl::desc("Bracket every kernel with profiling calls and record the "
@@ -288,6 +296,7 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.reassociateFPReductions = reassociateFPReductions;
   o.winograd = winograd;
   o.nchwc = nchwc;
+  o.integerKernels = integerKernels;
   o.profile = profileKernels;
   o.cudaArch = cudaArch;
   o.cudaToolkit = cudaToolkit;

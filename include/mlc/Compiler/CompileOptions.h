@@ -93,6 +93,11 @@ struct CompileOptions {
   bool winograd = true;
   /// Inference on the CPU: convolution regions in the blocked layout.
   bool nchwc = true;
+  /// Inference: contractions of dequantized 8-bit values (QDQ models) as
+  /// integer kernels (graph-quantized-contractions). Off by default until
+  /// the packed int8 kernels exist: the generic integer loops are far slower
+  /// than the float kernels that QDQ graphs otherwise use.
+  bool integerKernels = false;
   /// Profiling calls around every kernel and the kernel table.
   bool profile = true;
 

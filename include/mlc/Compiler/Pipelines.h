@@ -50,6 +50,9 @@ struct PipelineOptions {
   /// Inference on the CPU: convolution regions in the blocked channel
   /// layout [N, C / B, H, W, B] (graph-block-channels).
   bool nchwc = true;
+  /// Inference: integer kernels for contractions of dequantized 8-bit
+  /// values (graph-quantized-contractions).
+  bool integerKernels = false;
   /// CPU: every kernel is bracketed with calls into the runtime's profiler
   /// and the model exports its kernel table (mlc-instrument-kernels).
   bool profile = true;

@@ -139,15 +139,10 @@ struct Conv2DIntegerPattern : OpRewritePattern<Conv2DIntegerOp> {
         makeOperand(rewriter, loc, op.getFilter(), op.getFilterZeroPoint());
     // Padding holds the input's zero point: (pad - x_zp) is 0.
     Type i8 = cast<RankedTensorType>(x.tensor.getType()).getElementType();
-    Value padValue;
-    if (x.zpConstant) {
-      padValue = arith::ConstantIntOp::create(rewriter, loc, i8, *x.zpConstant);
-    } else {
-      auto zpType = cast<RankedTensorType>(x.zpTensor.getType());
-      SmallVector<Value> zeros(
-          zpType.getRank(), arith::ConstantIndexOp::create(rewriter, loc, 0));
-      padValue = tensor::ExtractOp::create(rewriter, loc, x.zpTensor, zeros);
-    }
+    Value padValue =
+        x.zpConstant
+            ? arith::ConstantIntOp::create(rewriter, loc, i8, *x.zpConstant)
+            : x.zpTensor;
     x.tensor = padSpatial(rewriter, loc, x.tensor, op.getPads(), padValue);
     ConvLoops loops =
         convLoops(rewriter, loc, x.tensor, w.tensor, outType, op.getGroups(),

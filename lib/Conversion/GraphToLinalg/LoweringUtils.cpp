@@ -300,7 +300,18 @@ Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
   for (int64_t d = 0; d < inType.getRank(); ++d)
     shape.push_back(inType.getDimSize(d) + low[d] + high[d]);
   auto outType = RankedTensorType::get(shape, inType.getElementType());
-  Value filled = filledTensor(b, loc, outType, value);
+  Value filled;
+  if (auto valueType = dyn_cast<RankedTensorType>(value.getType())) {
+    // A one-element tensor read by the fill itself: no scalar extracted
+    // outside a kernel (host code of a GPU model cannot read it).
+    SmallVector<AffineExpr> zeros(valueType.getRank(),
+                                  b.getAffineConstantExpr(0));
+    filled = broadcastInto(
+        b, loc, value, outType,
+        AffineMap::get(outType.getRank(), 0, zeros, b.getContext()));
+  } else {
+    filled = filledTensor(b, loc, outType, value);
+  }
   SmallVector<OpFoldResult> offsets, sizes, strides;
   for (int64_t d = 0; d < inType.getRank(); ++d) {
     offsets.push_back(b.getIndexAttr(low[d]));

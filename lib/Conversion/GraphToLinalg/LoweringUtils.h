@@ -106,7 +106,8 @@ mlir::Value buildReduction(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value reshapeTensor(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value input, llvm::ArrayRef<int64_t> shape);
 
-/// Constant padding: low[d]/high[d] elements of `value` around each dim.
+/// Constant padding: low[d]/high[d] elements of `value` around each dim;
+/// `value` is a scalar or a tensor of one element.
 mlir::Value padTensor(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                       llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
                       mlir::Value value);

@@ -51,12 +51,15 @@ func.func @matmul_const_zp(%a: tensor<2x4x3xui8>, %b: tensor<3x5xi8>) -> tensor<
 // Padding holds the input's zero point (read from its tensor), so padded
 // taps contribute (zp - zp) * w = 0; a grouped conv splits the filter and
 // its per-channel zero point alike.
+// The fill reads the zero point's tensor itself (no scalar extracted
+// outside a kernel, which a GPU model's host code could not read).
+// CHECK-DAG: #[[PADMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (0)>
 // CHECK-DAG: #[[XZMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (0)>
 // CHECK-DAG: #[[WZMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, 0, 0, 0)>
 // CHECK-LABEL: func.func @conv_grouped
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x5x5xi8>, %[[W:.*]]: tensor<4x2x3x3xi8>, %[[XZ:.*]]: tensor<1xi8>, %[[WZ:.*]]: tensor<4x1x1x1xi8>)
-// CHECK: %[[PADV:.*]] = tensor.extract %[[XZ]][%{{.*}}] : tensor<1xi8>
-// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[PADV]] : i8) outs(%{{.*}} : tensor<1x4x7x7xi8>)
+// CHECK-NOT: tensor.extract
+// CHECK: %[[FILL:.*]] = linalg.generic {indexing_maps = [#[[PADMAP]], #{{.*}}], {{.*}}} ins(%[[XZ]] : tensor<1xi8>) outs(%{{.*}} : tensor<1x4x7x7xi8>)
 // CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[X]] into %[[FILL]][0, 0, 1, 1] [1, 4, 5, 5]
 // CHECK: %[[WZG:.*]] = tensor.expand_shape %[[WZ]] {{.*}} into tensor<2x2x1x1x1xi8>
 // CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[XZMAP]], #[[WZMAP]], #{{.*}}]
