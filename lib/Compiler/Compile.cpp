@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Quantize.h"
 #include "mlc/Compiler/Compiler.h"
 
 #include "AtomicOutput.h"
@@ -29,6 +30,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
@@ -444,6 +446,23 @@ LogicalResult Compilation::run() {
       return fail(error);
   }
   report["graph_ops_before"] = target::countGraphOps(*module);
+
+  // Post-training quantization works on the folded float graph (batch
+  // norms in the weights) and leaves a QDQ graph for the pipeline.
+  if (!options.quantize.empty()) {
+    TimingScope timer = beginPhase("quantize");
+    PassManager pm(&context, ModuleOp::getOperationName());
+    json::Object quantization;
+    if (failed(configure(pm, timer)) ||
+        failed(parsePassPipeline(
+            "canonicalize,cse,graph-fold-batch-norm,graph-fold-constants",
+            pm)) ||
+        failed(pm.run(*module)) ||
+        failed(compiler::quantizeModel(*module, options, quantization)) ||
+        failed(verify(*module)))
+      return failure();
+    report["quantization"] = std::move(quantization);
+  }
 
   // Graph optimizations of the -O level (-O0 keeps the graph as imported).
   PipelineOptions pipeline = pipelineOptions(*cpu);

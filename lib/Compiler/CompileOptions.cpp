@@ -78,6 +78,18 @@ std::string checkCompileOptions(const CompileOptions &o) {
     return "-o - and --report - both ask for standard output";
   if (o.target != Target::CPU && o.train)
     return "--train is not supported with --target=cuda yet";
+  if (!o.quantize.empty() && o.quantize != "int8")
+    return "--quantize=" + o.quantize + " is not supported (int8 is)";
+  if (o.quantize.empty() && (!o.calibration.empty() || !o.quantScales.empty()))
+    return "--calibration and --quantize-scales need --quantize=int8";
+  if (!o.quantize.empty() && o.calibration.empty() == o.quantScales.empty())
+    return "--quantize=int8 needs calibration samples (--calibration DIR) "
+           "or scales (--quantize-scales FILE), one of the two";
+  if (!o.quantize.empty() && o.train)
+    return "--quantize is for inference models, not with --train";
+  if (o.calibrationMethod != "minmax" && o.calibrationMethod != "percentile")
+    return "--calibration-method must be minmax or percentile, got '" +
+           o.calibrationMethod + "'";
   for (StringRef chip : split(o.cudaArch, ',')) {
     unsigned sm = 0;
     StringRef number = chip.trim();

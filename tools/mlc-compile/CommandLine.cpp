@@ -178,6 +178,34 @@ cl::opt<bool> integerKernels(
              "kernels are generic loops for now, far slower than the float "
              "kernels QDQ graphs use otherwise (docs/quantization.md)"),
     cl::init(false));
+cl::opt<std::string> quantize(
+    "quantize", cl::cat(mlcCategory), cl::value_desc("int8"),
+    cl::desc("Post-training quantization: int8 weights (per output channel, "
+             "symmetric) and uint8 activations (per tensor) for the "
+             "convolutions and matmuls, scales from --calibration or "
+             "--quantize-scales (docs/quantization.md)"));
+cl::opt<std::string> calibration(
+    "calibration", cl::cat(mlcCategory), cl::value_desc("dir"),
+    cl::desc("--quantize: calibration samples; for a one-input model each "
+             "*.npy file is one sample, for several inputs each sub-folder "
+             "holds NAME.npy per input"));
+cl::opt<std::string> calibrationMethod(
+    "calibration-method", cl::cat(mlcCategory),
+    cl::desc("--quantize: activation ranges from the samples' min and max "
+             "(minmax, default) or their 0.01th and 99.99th percentiles "
+             "(percentile)"),
+    cl::init("minmax"));
+cl::opt<std::string> quantizeScales(
+    "quantize-scales", cl::cat(mlcCategory), cl::value_desc("file.json"),
+    cl::desc("--quantize: take the activation scales from this JSON file "
+             "(a --report of an earlier quantized compile) instead of "
+             "calibrating"));
+cl::list<std::string> quantizeKeep(
+    "quantize-keep", cl::cat(mlcCategory), cl::CommaSeparated,
+    cl::value_desc("node,..."),
+    cl::desc("--quantize: convolutions and matmuls (ONNX node names, as the "
+             "report lists them) kept in float; default the first "
+             "convolution and the last matmul; 'none' quantizes all"));
 cl::opt<bool> profileKernels(
     "profile", cl::cat(mlcCategory),
     cl::desc("Bracket every kernel with profiling calls and record the "
@@ -297,6 +325,11 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.winograd = winograd;
   o.nchwc = nchwc;
   o.integerKernels = integerKernels;
+  o.quantize = quantize;
+  o.calibration = calibration;
+  o.calibrationMethod = calibrationMethod;
+  o.quantScales = quantizeScales;
+  o.keepFloat.assign(quantizeKeep.begin(), quantizeKeep.end());
   o.profile = profileKernels;
   o.cudaArch = cudaArch;
   o.cudaToolkit = cudaToolkit;

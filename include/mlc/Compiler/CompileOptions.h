@@ -101,6 +101,18 @@ struct CompileOptions {
   /// Profiling calls around every kernel and the kernel table.
   bool profile = true;
 
+  /// Post-training quantization (docs/quantization.md): "" (none) or
+  /// "int8". The scales come from running the float model on the samples in
+  /// `calibration` (`calibrationMethod` "minmax" or "percentile"), or from
+  /// `quantScales`, a JSON file as --report writes. `keepFloat` names the
+  /// contractions (ONNX node names) that stay in float; empty: the first
+  /// convolution and the last matmul.
+  std::string quantize;
+  std::string calibration;
+  std::string calibrationMethod = "minmax";
+  std::string quantScales;
+  std::vector<std::string> keepFloat;
+
   /// CUDA: the GPUs the fatbin has code for (comma-separated sm_XY, 75 or
   /// newer) and the toolkit (default $CUDA_HOME, else /usr/local/cuda).
   std::string cudaArch = "sm_80,sm_90";
