@@ -51,6 +51,7 @@ static std::string graphPipeline(const PipelineOptions &o) {
     // First: folding would turn dequantized 8-bit weights into floats.
     if (o.integerKernels)
       p += "graph-quantized-contractions,";
+    p += "graph-fuse-fake-quant,";
     p += "graph-fold-batch-norm,graph-fuse-gelu,graph-fold-scale-into-matmul,"
          "graph-reorder-slices,";
   }

@@ -67,7 +67,7 @@ std::optional<HostTensor> constantTensor(Value v) {
 /// channels stay harmless), division only by a single constant.
 bool keepsFinite(Operation *op) {
   if (isa<AddOp, SubOp, MulOp, MaxOp, MinOp, NegOp, AbsOp, ReluOp, SigmoidOp,
-          TanhOp, GeluOp, ErfOp>(op))
+          TanhOp, GeluOp, ErfOp, FakeQuantizeOp>(op))
     return true;
   if (auto div = dyn_cast<DivOp>(op)) {
     std::optional<HostTensor> d = constantTensor(div.getRhs());
@@ -212,6 +212,10 @@ private:
         cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1);
     return llvm::all_of(op->getOperands(), [&](Value v) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
+      // A fake quantization's zero point is 8-bit: one value only (the
+      // blocked layout pads per-channel operands as floats).
+      if (t && isa<FakeQuantizeOp>(op) && v == op->getOperand(2))
+        return t.getNumElements() == 1;
       if (!t || !t.getElementType().isF32() || t.getRank() > 4)
         return false;
       // Right-aligned to NCHW: its channel dim is 1 or C.

@@ -127,6 +127,19 @@ def GraphQuantizedContractions : Pass<"graph-quantized-contractions"> {
   }];
 }
 
+def GraphFuseFakeQuant : Pass<"graph-fuse-fake-quant"> {
+  let summary = "Quantize/dequantize pairs as one float op";
+  let description = [{
+    `dequantize(quantize(x, s, z), s, z)`, the same scale and zero point
+    (the same values or equal constants), becomes `graph.fake_quantize x, s,
+    z`: float to float, so it fuses into the producer's kernel as an
+    epilogue and keeps the blocked channel layout, where the pair would be
+    two kernels with an 8-bit tensor between them and layout changes
+    around. Runs after graph-quantized-contractions, which needs the pairs.
+    The quantize stays for its other users. Inference only.
+  }];
+}
+
 def GraphWinogradConvs : Pass<"graph-winograd-convs"> {
   let summary = "Stride-1 3x3 convolutions as Winograd F(4x4, 3x3)";
   let description = [{

@@ -54,6 +54,25 @@ HostTensor quantize(const HostTensor &x, const HostTensor &scale,
   return out;
 }
 
+HostTensor fakeQuantize(const HostTensor &x, const HostTensor &scale,
+                        const HostTensor &zp) {
+  bool isUnsigned = zp.getKind() == ElementKind::U8;
+  float lo = isUnsigned ? 0.0f : -128.0f, hi = isUnsigned ? 255.0f : 127.0f;
+  HostTensor out(ElementKind::F32, x.getShape());
+  auto xv = x.values<float>(), sv = scale.values<float>();
+  auto dst = out.values<float>();
+  forEachBroadcast(x.getShape(), {&x, &scale, &zp},
+                   [&](int64_t i, ArrayRef<int64_t> off) {
+                     float q = std::nearbyint(xv[off[0]] / sv[off[1]]);
+                     if (std::isnan(q))
+                       q = 0.0f;
+                     float z = float(intAt(zp, off[2]));
+                     float v = std::min(std::max(q + z, lo), hi);
+                     dst[i] = (v - z) * sv[off[1]];
+                   });
+  return out;
+}
+
 HostTensor dequantize(const HostTensor &x, const HostTensor &scale,
                       const HostTensor &zp) {
   HostTensor out(ElementKind::F32, x.getShape());

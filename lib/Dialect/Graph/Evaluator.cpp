@@ -155,6 +155,7 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
                         *getElementKind(resultType.getElementType()));
       })
       .Case([&](DequantizeOp) { return dequantize(in[0], in[1], in[2]); })
+      .Case([&](FakeQuantizeOp) { return fakeQuantize(in[0], in[1], in[2]); })
       .Case([&](MatMulIntegerOp) {
         return matmul(centered(in[0], in[2]), centered(in[1], in[3]), shape);
       })

@@ -424,6 +424,8 @@ HostTensor quantize(const HostTensor &x, const HostTensor &scale,
                     const HostTensor &zp, ElementKind to);
 HostTensor dequantize(const HostTensor &x, const HostTensor &scale,
                       const HostTensor &zp);
+HostTensor fakeQuantize(const HostTensor &x, const HostTensor &scale,
+                        const HostTensor &zp);
 /// `x - zp` in i32, zp broadcast to x's shape.
 HostTensor centered(const HostTensor &x, const HostTensor &zp);
 

@@ -117,6 +117,14 @@ LogicalResult QuantizeOp::inferReturnTypes(MLIRContext *,
                     /*eltFrom=*/2, results);
 }
 
+LogicalResult FakeQuantizeOp::inferReturnTypes(MLIRContext *,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  return inferQuant(loc, adaptor.getOperands(), /*same=*/1, "input and scale",
+                    /*eltFrom=*/0, results);
+}
+
 LogicalResult DequantizeOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> loc,
                                              Adaptor adaptor,

@@ -84,3 +84,25 @@ func.func @u8_casts(%u: tensor<2x3xui8>, %x: tensor<2x3xf32>) -> (tensor<2x3xf32
   %3 = graph.reshape %u {shape = array<i64: 6>} : (tensor<2x3xui8>) -> tensor<6xui8>
   return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xui8>, tensor<3x2xui8>, tensor<6xui8>
 }
+
+// -----
+
+// fake_quantize: quantize's rounding and clamp, then (v - zp) * s in float.
+// CHECK-LABEL: func.func @fake_quantize_u8
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[V:.*]]: f32, %[[S:.*]]: f32, %[[ZP:.*]]: i8, %{{.*}}: f32):
+// CHECK: %[[D:.*]] = arith.divf %[[V]], %[[S]] : f32
+// CHECK: math.roundeven %[[D]] : f32
+// CHECK: arith.extui %[[ZP]] : i8 to i32
+// CHECK: %[[LO:.*]] = arith.maximumf
+// CHECK: %[[HI:.*]] = arith.minimumf
+// CHECK: %[[Z:.*]] = arith.sitofp %{{.*}} : i32 to f32
+// CHECK: %[[C:.*]] = arith.subf %[[HI]], %[[Z]] : f32
+// CHECK: %[[R:.*]] = arith.mulf %[[C]], %[[S]] : f32
+// CHECK: linalg.yield %[[R]] : f32
+func.func @fake_quantize_u8(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<128> : tensor<ui8>
+  %0 = graph.fake_quantize %x, %s, %z : (tensor<4xf32>, tensor<f32>, tensor<ui8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

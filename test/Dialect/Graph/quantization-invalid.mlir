@@ -111,3 +111,12 @@ func.func @conv_integer_groups(%x: tensor<1x3x8x8xi8>, %w: tensor<6x3x3x3xi8>, %
   %0 = graph.conv2d_integer %x, %w, %z, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<i8>) -> tensor<1x6x6x6xi32>
   return %0 : tensor<1x6x6x6xi32>
 }
+
+// -----
+
+func.func @fake_quantize_scale_type(%x: tensor<3xf32>, %s: tensor<f64>, %z: tensor<i8>) -> tensor<3xf32> {
+  // expected-error @+2 {{input and scale must have the same element type, got f32 and f64}}
+  // expected-error @+1 {{'graph.fake_quantize' op failed to infer returned types}}
+  %0 = graph.fake_quantize %x, %s, %z : (tensor<3xf32>, tensor<f64>, tensor<i8>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

@@ -47,3 +47,12 @@ func.func @integer_contractions(%a: tensor<2x4x3xui8>, %b: tensor<3x5xi8>,
   %1 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x3x8x8xi8>, tensor<6x3x3x3xi8>, tensor<i8>, tensor<6x1x1x1xi8>) -> tensor<1x6x4x4xi32>
   return %0, %1 : tensor<2x4x5xi32>, tensor<1x6x4x4xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @fake_quantize
+// CHECK: graph.fake_quantize %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i8>) -> tensor<2x3xf32>
+func.func @fake_quantize(%x: tensor<2x3xf32>, %s: tensor<1x3xf32>, %z: tensor<i8>) -> tensor<2x3xf32> {
+  %0 = graph.fake_quantize %x, %s, %z : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i8>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -10,7 +10,9 @@ func.func @main() -> (
     tensor<17xi8> {mlc.name = "cast_i8"},
     tensor<17xui8> {mlc.name = "cast_u8"},
     tensor<19xi8> {mlc.name = "add_i8"},
-    tensor<5x7xf32> {mlc.name = "u8_to_f32"}) {
+    tensor<5x7xf32> {mlc.name = "u8_to_f32"},
+    tensor<2x3x4xf32> {mlc.name = "fq_u8"},
+    tensor<2x3x4xf32> {mlc.name = "fq_i8"}) {
   %x = graph.constant dense<[[[0.25, -0.25, 0.75, -0.75],
   [63.75, -64.25, 1000000.0, -1000000.0],
   [0x7FC00000, 0.0, 21.331676483154297, -37.16857147216797]],
@@ -147,5 +149,7 @@ func.func @main() -> (
   %7 = graph.cast %big {to = ui8} : (tensor<17xf32>) -> tensor<17xui8>
   %8 = graph.add %i8v, %one : (tensor<19xi8>, tensor<i8>) -> tensor<19xi8>
   %9 = graph.cast %a {to = f32} : (tensor<5x7xui8>) -> tensor<5x7xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<2x3x4xui8>, tensor<2x3x4xi8>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<5x3xi32>, tensor<1x6x5x5xi32>, tensor<17xi8>, tensor<17xui8>, tensor<19xi8>, tensor<5x7xf32>
+  %10 = graph.fake_quantize %x, %xs, %zu : (tensor<2x3x4xf32>, tensor<1x3x1xf32>, tensor<1x3x1xui8>) -> tensor<2x3x4xf32>
+  %11 = graph.fake_quantize %x, %xs, %zs : (tensor<2x3x4xf32>, tensor<1x3x1xf32>, tensor<1x3x1xi8>) -> tensor<2x3x4xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<2x3x4xui8>, tensor<2x3x4xi8>, tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<5x3xi32>, tensor<1x6x5x5xi32>, tensor<17xi8>, tensor<17xui8>, tensor<19xi8>, tensor<5x7xf32>, tensor<2x3x4xf32>, tensor<2x3x4xf32>
 }

@@ -271,6 +271,24 @@ def Graph_DequantizeOp : Graph_Op<"dequantize", [Graph_BroadcastingElementwise]>
 // Contractions and windows
 //===----------------------------------------------------------------------===//
 
+def Graph_FakeQuantizeOp : Graph_Op<"fake_quantize",
+                                     [Graph_BroadcastingElementwise]> {
+  let summary = "dequantize(quantize(x, scale, zp), scale, zp) in one op";
+  let description = [{
+    The value x has after quantization to the zero point's 8-bit type and
+    back, float to float: `(saturate(round(x / scale) + zp) - zp) * scale`,
+    rounding and saturation as graph.quantize (NaN gives 0). Made by
+    graph-fuse-fake-quant from a quantize/dequantize pair with the same
+    parameters, so that it is one float elementwise op that fusion and the
+    blocked layout treat like any other.
+  }];
+  let arguments = (ins Graph_FloatTensor:$input, Graph_FloatTensor:$scale,
+                       Graph_QuantTensor:$zero_point);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $scale `,` $zero_point attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
 // Integer contractions: 8-bit operands, exact int32 accumulation of the
 // products of their differences from the zero points. Scales are applied by
 // a graph.dequantize of the result (the requantizing epilogue that fusion
