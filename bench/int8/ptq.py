@@ -3,7 +3,7 @@
 the float model) and speed (int8 against fp32, interleaved), on this CPU.
 
   ptq.py [--models resnet18,resnet50,mobilenet_v2,bert_enc] [--zoo DIR]
-         [--calib 32] [--eval 8] [--runs 20] [--out bench/int8/results]
+         [--calib 32] [--eval 8] [--runs 20] [--out build/bench/int8]
 
 The networks come from bench/zoo/make_models.py (random seeded weights,
 BatchNorm statistics randomized; made if missing). Calibration and
@@ -73,7 +73,8 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--work", default="/tmp/mlc-int8")
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
+                                                  "int8"))
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(ROOT, "runtime", "python"))
     import mlc
