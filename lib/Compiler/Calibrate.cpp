@@ -107,6 +107,10 @@ LogicalResult Calibrator::compileModel(ModuleOp module, TempFile &so) {
   c.externalWeights = false;
   c.cacheDir.clear();
   c.integerKernels = false;
+  // Calibration runs here, on this CPU, whatever the model's target.
+  c.target = Target::CPU;
+  c.cpu.reset();
+  c.vectorBits.reset();
   MLIRContext calibContext;
   if (failed(compile(calibContext, c, CompileHooks())))
     return fail("compiling the float model for calibration failed");

@@ -55,7 +55,9 @@ bool isF32Constant(Value v, int64_t rank) {
          (rank < 0 || type.getRank() == rank);
 }
 
-/// The ONNX node name in `loc` ("node 'NAME' (Conv)"), else "".
+/// The node name in `loc`: the quoted part of the frontends' location
+/// names ("node 'NAME' (Conv)" from ONNX, "nodes[3] (conv2d 'NAME')" from
+/// model.json), else "".
 std::string nodeName(Location loc) {
   std::string found;
   loc->walk([&](Location l) {
@@ -63,8 +65,9 @@ std::string nodeName(Location loc) {
     if (!named)
       return WalkResult::advance();
     StringRef s = named.getName().getValue();
-    if (s.consume_front("node '"))
-      s = s.take_until([](char c) { return c == '\''; });
+    auto [before, quoted] = s.split('\'');
+    if (!quoted.empty())
+      s = quoted.take_until([](char c) { return c == '\''; });
     found = s.str();
     return WalkResult::interrupt();
   });

@@ -110,6 +110,42 @@ TEST_CASE("checkCompileOptions names the first bad option", "[compiler]") {
         "--cache-dir applies to shared libraries (model.so) only");
 }
 
+TEST_CASE("checkCompileOptions: post-training quantization", "[compiler]") {
+  CompileOptions o;
+  o.input = "m.onnx";
+  o.output = "m.so";
+  o.runtimeLib = "libmlc_runtime.a";
+  CompileOptions q = o;
+  q.quantize = "int8";
+  q.calibration = "samples";
+  CHECK(checkCompileOptions(q).empty());
+  q.calibrationMethod = "percentile";
+  CHECK(checkCompileOptions(q).empty());
+  q.calibrationMethod = "entropy";
+  CHECK(checkCompileOptions(q) ==
+        "--calibration-method must be minmax or percentile, got 'entropy'");
+  q = o;
+  q.quantize = "int8";
+  q.quantScales = "scales.json";
+  CHECK(checkCompileOptions(q).empty());
+  q.calibration = "samples";
+  CHECK(checkCompileOptions(q).find("one of the two") != std::string::npos);
+  q.calibration.clear();
+  q.quantScales.clear();
+  CHECK(checkCompileOptions(q).find("needs calibration samples") !=
+        std::string::npos);
+  q = o;
+  q.calibration = "samples";
+  CHECK(checkCompileOptions(q) ==
+        "--calibration and --quantize-scales need --quantize=int8");
+  q.quantize = "int4";
+  CHECK(checkCompileOptions(q) == "--quantize=int4 is not supported (int8 is)");
+  q.quantize = "int8";
+  q.train = true;
+  CHECK(checkCompileOptions(q) ==
+        "--quantize is for inference models, not with --train");
+}
+
 // The pipelines are text parsed when built: every combination of the
 // options that changes their text is built here, so a misspelt pass or
 // option fails this test instead of a user's compile.
@@ -126,6 +162,7 @@ TEST_CASE("every pipeline variant parses", "[compiler][pipeline]") {
               for (bool winograd : {true, false})
                 for (bool reassociate : {true, false}) {
                   PipelineOptions o;
+                  o.integerKernels = reassociate;
                   o.target = target;
                   o.inference = inference;
                   o.optLevel = optLevel;
