@@ -14,6 +14,9 @@
 #include "ONNXBuilders.h"
 #include "ONNXImporter.h"
 
+#include <cmath>
+#include <cstdio>
+
 using namespace mlir;
 
 namespace mlc::frontend {
@@ -53,10 +56,25 @@ Value zeroPointOrDefault(N &n, unsigned i, Type elementType, Value scale) {
   return n.constant(type, SmallVector<double>(type.getNumElements(), 0.0));
 }
 
+/// A float scale; a constant one must be positive and finite everywhere
+/// (a zero scale divides by zero, a negative one mirrors the values).
 LogicalResult checkScale(N &n, Value scale) {
   if (!isa<FloatType>(N::elementTypeOf(scale)))
     return n.error() << "scale must be a float tensor, got "
                      << N::typeOf(scale);
+  std::optional<graph::HostTensor> c = n.tryConstant(scale);
+  if (!c || c->getKind() != graph::ElementKind::F32)
+    return success();
+  for (auto [i, v] : llvm::enumerate(c->values<float>())) {
+    if (v > 0.0f && std::isfinite(v))
+      continue;
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(v));
+    return n.error() << "scale must be positive and finite, got " << text
+                     << (c->getNumElements() > 1
+                             ? " at element " + std::to_string(i)
+                             : std::string());
+  }
   return success();
 }
 
