@@ -13,8 +13,8 @@ zero point on the input of every quantized Conv, Gemm and MatMul, and its
 weight as int8 per output channel (scale max|w| / 127, as mlc) behind a
 DequantizeLinear. Then it runs both on the same inputs, prints the SQNR of
 mlc's output against ONNX Runtime's and the largest difference, and times
-both (ONNX Runtime through bench/perf/ort/time_ort.js, mlc-run --bench;
-1 and 2 threads, alternating).
+them with mlc's fp32 model in the same rounds (ONNX Runtime through
+bench/perf/ort/time_ort.js, mlc-run --bench; 1 and 2 threads, alternating).
 """
 import argparse
 import json
@@ -136,20 +136,25 @@ def main():
         out_name = spec["outputs"][0][0]
         got = np.load(os.path.join(mlc_out, out_name + ".npy")).astype(
             np.float64)
+        f32 = os.path.join(work, "f32.so")
+
+        def mlc_ms(model, threads):
+            m = run([os.path.join(a.bin, "mlc-run"), model, "--bench",
+                     str(a.runs), "--threads", str(threads), "-i",
+                     "%s=%s" % (in_name, x)])
+            return float(next(t.split("=")[1] for t in m.split()
+                              if t.startswith("median_ms=")))
+
         times = {}
         for threads in (1, 2):
-            best = {"mlc": [], "ort": []}
+            best = {"mlc": [], "ort": [], "fp32": []}
             for _ in range(a.rounds):
                 o = json.loads(run(["node", ORT_JS, qdq, ort_out, "--runs",
                                     str(a.runs), "--threads", str(threads),
                                     x]).strip().splitlines()[-1])
                 best["ort"].append(o["median_ms"])
-                m = run([os.path.join(a.bin, "mlc-run"), so, "--bench",
-                         str(a.runs), "--threads", str(threads), "-i",
-                         "%s=%s" % (in_name, x)])
-                best["mlc"].append(float(next(
-                    t.split("=")[1] for t in m.split()
-                    if t.startswith("median_ms="))))
+                best["mlc"].append(mlc_ms(so, threads))
+                best["fp32"].append(mlc_ms(f32, threads))
             times[threads] = {k: min(v) for k, v in best.items()}
         ref = np.load(os.path.join(ort_out, "out0.npy")).astype(np.float64)
         sqnr = 10 * np.log10((ref ** 2).sum() / max(((got - ref) ** 2).sum(),
@@ -161,12 +166,14 @@ def main():
                   sqnr, rows[-1][2], rows[-1][3], times[1]["mlc"],
                   times[1]["ort"], times[2]["mlc"], times[2]["ort"]),
               flush=True)
-    print("\n| model | SQNR mlc vs ORT | max diff | mlc int8 1T | ORT QDQ 1T "
-          "| mlc int8 2T | ORT QDQ 2T |\n|---|---|---|---|---|---|---|")
+    print("\n| model | SQNR mlc vs ORT | mlc fp32 1T | mlc int8 1T | ORT QDQ 1T "
+          "| mlc fp32 2T | mlc int8 2T | ORT QDQ 2T |\n"
+          "|---|---|---|---|---|---|---|---|")
     for name, sqnr, diff, top, t in rows:
-        print("| %s | %.1f dB | %.3g | %.2f ms | %.2f ms | %.2f ms | %.2f ms |"
-              % (name, sqnr, diff, t[1]["mlc"], t[1]["ort"], t[2]["mlc"],
-                 t[2]["ort"]))
+        print("| %s | %.1f dB | %.2f ms | %.2f ms | %.2f ms | %.2f ms | %.2f ms "
+              "| %.2f ms |" % (name, sqnr, t[1]["fp32"], t[1]["mlc"],
+                               t[1]["ort"], t[2]["fp32"], t[2]["mlc"],
+                               t[2]["ort"]))
 
 
 if __name__ == "__main__":
