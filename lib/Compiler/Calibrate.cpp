@@ -59,6 +59,7 @@ public:
 
   FailureOr<std::vector<ActivationRange>> run(ModuleOp calibModule,
                                               unsigned numObserved);
+  unsigned numSamples() const { return sampleFiles.size(); }
 
 private:
   LogicalResult fail(const Twine &message) {
@@ -289,11 +290,15 @@ FailureOr<std::vector<ActivationRange>> Calibrator::run(ModuleOp calibModule,
 
 } // namespace
 
-FailureOr<std::vector<ActivationRange>>
-calibrate(ModuleOp calibModule, unsigned numObserved,
-          const CompileOptions &options) {
-  return Calibrator(calibModule.getContext(), options)
-      .run(calibModule, numObserved);
+FailureOr<std::vector<ActivationRange>> calibrate(ModuleOp calibModule,
+                                                  unsigned numObserved,
+                                                  const CompileOptions &options,
+                                                  unsigned &numSamples) {
+  Calibrator calibrator(calibModule.getContext(), options);
+  FailureOr<std::vector<ActivationRange>> ranges =
+      calibrator.run(calibModule, numObserved);
+  numSamples = calibrator.numSamples();
+  return ranges;
 }
 
 } // namespace mlc::compiler

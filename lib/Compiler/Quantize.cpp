@@ -304,10 +304,12 @@ LogicalResult quantizeModel(ModuleOp module, const CompileOptions &options,
     SmallVector<unsigned> observed;
     OwningOpRef<ModuleOp> calib =
         calibrationModule(module, entry, sites, observed);
+    unsigned numSamples = 0;
     FailureOr<std::vector<ActivationRange>> ranges =
-        calibrate(*calib, observed.size(), options);
+        calibrate(*calib, observed.size(), options, numSamples);
     if (failed(ranges))
       return failure();
+    report["samples"] = int64_t(numSamples);
     for (auto [i, site] : llvm::enumerate(observed)) {
       sites[site].range = (*ranges)[i];
       chooseParams(sites[site]);

@@ -29,9 +29,10 @@ struct ActivationRange {
 /// every sample of options.calibration and returns the range of each
 /// observed activation: min and max, or with the percentile method the
 /// 0.01th and 99.99th percentiles. Calibrate.cpp.
+/// `numSamples` gets the number of samples run.
 mlir::FailureOr<std::vector<ActivationRange>>
 calibrate(mlir::ModuleOp calibModule, unsigned numObserved,
-          const CompileOptions &options);
+          const CompileOptions &options, unsigned &numSamples);
 
 /// Quantizes `module` (its constants folded, batch norms folded) in place;
 /// the chosen scales go into `report`. Errors are emitted on the module's
