@@ -52,6 +52,15 @@ def _python_imports(modules):
         return False
 
 
+# AVX-512 VNNI on this machine: tests that look for vpdpbusd in the code
+# mlc-compile makes for it (the results are checked everywhere).
+try:
+    with open("/proc/cpuinfo") as _cpuinfo:
+        if " avx512_vnni" in _cpuinfo.read():
+            config.available_features.add("avx512vnni")
+except OSError:
+    pass
+
 if _python_imports(["onnx"]):
     config.available_features.add("onnx")
     if _python_imports(["torch", "torchvision"]):

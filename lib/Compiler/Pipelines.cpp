@@ -132,6 +132,12 @@ static std::string cudaLoopsPipeline(const PipelineOptions &o) {
               : "");
 }
 
+/// The CPU target has AVX-512 VNNI (the integer matmul kernels use it).
+static bool hasVNNI(const PipelineOptions &o) {
+  return o.vectorBits == 512 &&
+         llvm::is_contained(llvm::split(o.cpuFeatures, ','), "avx512vnni");
+}
+
 static std::string loopsPipeline(const PipelineOptions &o) {
   if (o.target != Target::CPU)
     return cudaLoopsPipeline(o);
@@ -150,6 +156,7 @@ static std::string loopsPipeline(const PipelineOptions &o) {
          // The groups are vectorized where they are lowered, in parallel;
          // mlc-vectorize-kernels is left the pads' borders.
          " vectorize=true reassociate-fp-reductions=" + reassociate +
+         (hasVNNI(o) ? " vnni=true" : "") +
          (o.inference ? " release-weights=true" : "") +
          "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-"
          "bits=" +
@@ -235,7 +242,9 @@ static std::string llvmPipeline(const PipelineOptions &o) {
   return "mlc-outline-kernels{entry=" + o.entry +
          "},mlc-merge-kernels{entry=" + o.entry +
          "},"
-         "func.func(lower-vector-multi-reduction{lowering-strategy="
+         "func.func(" +
+         (hasVNNI(o) ? "mlc-x86-vnni-dot," : "") +
+         "lower-vector-multi-reduction{lowering-strategy="
          "inner-reduction},convert-vector-to-scf{full-unroll},"
          "expand-strided-metadata,lower-affine),convert-scf-to-openmp,"
          "func.func(mlc-inline-alloca-scopes,convert-scf-to-cf,"

@@ -29,9 +29,9 @@ namespace mlc::target {
 
 namespace {
 /// Feature names the runtime can check (runtime/include/mlc/model_abi.h).
-const char *const kCheckedFeatures[] = {"sse4.2",  "avx",      "avx2",
-                                        "fma",     "f16c",     "avx512f",
-                                        "avx512bw", "avx512vl", "avx512dq"};
+const char *const kCheckedFeatures[] = {
+    "sse4.2",  "avx",      "avx2",     "fma",      "f16c",
+    "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512vnni"};
 
 void initLLVMTargets() {
   static bool done = [] {

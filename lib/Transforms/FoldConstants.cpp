@@ -113,15 +113,19 @@ struct GraphFoldConstants
   bool withinSizeLimit(Operation *op, RankedTensorType type) {
     if (type.getNumElements() <= maxResultElements)
       return true;
-    int64_t freed = 0;
+    int64_t freed = 0, largest = 0;
     llvm::SmallPtrSet<Value, 4> seen;
     for (Value v : op->getOperands()) {
+      largest = std::max(largest, sizeInBytes(v.getType()));
       if (!seen.insert(v).second)
         continue;
       if (llvm::all_of(v.getUsers(), [&](Operation *u) { return u == op; }))
         freed += sizeInBytes(v.getType());
     }
-    return sizeInBytes(type) <= freed;
+    // A result at most half its largest operand (8-bit weights quantized
+    // from a float one that stays for other users) grows the weights by
+    // less than that operand: worth it, the op would run on every call.
+    return sizeInBytes(type) <= freed || 2 * sizeInBytes(type) <= largest;
   }
 
   bool tryFold(Operation *op) {

@@ -36,7 +36,8 @@ enum class Role {
 };
 
 Role roleOf(Operation *op) {
-  if (isa<MatMulOp, Conv2DOp, Conv2DNchwcOp, ConvTranspose2DOp>(op))
+  if (isa<MatMulOp, Conv2DOp, Conv2DNchwcOp, ConvTranspose2DOp, MatMulIntegerOp,
+          Conv2DIntegerOp>(op))
     return Role::Contraction;
   if (isa<ResizeOp>(op))
     return Role::Resize;

@@ -14,9 +14,9 @@ using namespace mlc::rt;
 
 namespace {
 // Order defines the bits of the masks; keep in sync with hostCpuFeatureMask.
-const char *const kFeatureNames[] = {"sse4.2",   "avx",      "avx2",
-                                     "fma",      "f16c",     "avx512f",
-                                     "avx512bw", "avx512vl", "avx512dq"};
+const char *const kFeatureNames[] = {
+    "sse4.2",  "avx",      "avx2",     "fma",      "f16c",
+    "avx512f", "avx512bw", "avx512vl", "avx512dq", "avx512vnni"};
 constexpr int32_t kNumFeatures =
     int32_t(sizeof(kFeatureNames) / sizeof(kFeatureNames[0]));
 } // namespace
@@ -39,7 +39,7 @@ uint32_t mlc::rt::hostCpuFeatureMask() {
       __builtin_cpu_supports("avx2"),     __builtin_cpu_supports("fma"),
       __builtin_cpu_supports("f16c"),     __builtin_cpu_supports("avx512f"),
       __builtin_cpu_supports("avx512bw"), __builtin_cpu_supports("avx512vl"),
-      __builtin_cpu_supports("avx512dq")};
+      __builtin_cpu_supports("avx512dq"), __builtin_cpu_supports("avx512vnni")};
   static_assert(sizeof(has) / sizeof(has[0]) == kNumFeatures,
                 "feature table mismatch");
   for (int32_t i = 0; i < kNumFeatures; ++i)
@@ -79,7 +79,7 @@ mlc_status mlc::rt::checkCpuFeatures(const char *features,
         snprintf(err, errSize,
                  "requires unknown CPU feature '%.*s' (this runtime knows "
                  "sse4.2, avx, avx2, fma, f16c, avx512f, avx512bw, avx512vl, "
-                 "avx512dq)",
+                 "avx512dq, avx512vnni)",
                  shown, b);
         return MLC_ERR_UNSUPPORTED;
       }

@@ -30,6 +30,8 @@ struct KernelOptions {
   /// Kernels with at least this many multiply-adds run their outermost
   /// parallel tile loop on several threads (0: never).
   int64_t parallelMinWork = 1 << 18;
+  /// The target has AVX-512 VNNI (vpdpbusd): integer matmul kernels.
+  bool vnni = false;
 };
 
 /// An all-parallel elementwise generic (identity result map, projected
@@ -103,6 +105,14 @@ mlir::FailureOr<bool> emitContractionKernel(mlir::RewriterBase &rewriter,
 mlir::FailureOr<bool> emitResizeKernel(mlir::RewriterBase &rewriter,
                                        graph::FusionGroupOp group,
                                        const KernelOptions &options);
+
+/// Integer matmul (graph.matmul_integer's generic: an 8-bit lhs with a
+/// constant zero point, constant int8 weights with zero point 0) with an
+/// optional elementwise epilogue, on AVX-512 VNNI: weights packed for
+/// vpdpbusd at compile time (IntegerMatMulKernel.cpp).
+mlir::FailureOr<bool> emitIntegerMatMulKernel(mlir::RewriterBase &rewriter,
+                                              graph::FusionGroupOp group,
+                                              const KernelOptions &options);
 
 /// Winograd transform (a marked generic of graph.winograd_input/_output,
 /// f32) with, for the output transform, an optional elementwise epilogue:

@@ -196,6 +196,7 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
     kernelOpts.vectorBits = vectorBits;
     kernelOpts.vectorRegisters = vectorRegisters;
     kernelOpts.parallelMinWork = parallelMinWork;
+    kernelOpts.vnni = vnni;
 
     std::optional<mlc::codegen::VectorizePatterns> vectorizePatterns;
     mlc::codegen::VectorizeOptions vectorizeOpts;
@@ -224,6 +225,9 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
         kernel = mlc::codegen::emitResizeKernel(rewriter, group, kernelOpts);
       if (succeeded(kernel) && !*kernel && contractionKernels)
         kernel = mlc::codegen::emitWinogradKernel(rewriter, group, kernelOpts);
+      if (succeeded(kernel) && !*kernel && contractionKernels)
+        kernel =
+            mlc::codegen::emitIntegerMatMulKernel(rewriter, group, kernelOpts);
       if (failed(kernel) ||
           (!*kernel &&
            failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))

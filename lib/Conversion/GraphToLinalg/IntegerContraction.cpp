@@ -33,8 +33,19 @@ struct Operand {
 /// The value of a splat integer constant (looking through the views of
 /// Signless.cpp), with the graph type's signedness.
 std::optional<int64_t> splatValue(Value v, bool isUnsigned) {
-  while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>())
-    v = cast.getOperand(0);
+  while (true) {
+    if (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
+      v = cast.getOperand(0);
+      continue;
+    }
+    // Inside a kernel: the fusion group's operand.
+    auto arg = dyn_cast<BlockArgument>(v);
+    auto group =
+        arg ? dyn_cast<FusionGroupOp>(arg.getOwner()->getParentOp()) : nullptr;
+    if (!group)
+      break;
+    v = group.getInputs()[arg.getArgNumber()];
+  }
   DenseElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
     return std::nullopt;

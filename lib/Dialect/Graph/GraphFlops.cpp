@@ -25,9 +25,13 @@ int64_t estimateFlops(Operation *op) {
     int64_t k = mm.getLhs().getType().getShape().back();
     return 2 * elements(mm.getType()) * k;
   }
-  if (auto conv = dyn_cast<Conv2DOp>(op)) {
-    auto w = conv.getFilter().getType().getShape();
-    return 2 * elements(conv.getType()) * w[1] * w[2] * w[3];
+  if (auto mm = dyn_cast<MatMulIntegerOp>(op)) {
+    int64_t k = mm.getLhs().getType().getShape().back();
+    return 2 * elements(mm.getType()) * k;
+  }
+  if (isa<Conv2DOp, Conv2DIntegerOp>(op)) {
+    auto w = cast<ShapedType>(op->getOperand(1).getType()).getShape();
+    return 2 * elements(op->getResult(0).getType()) * w[1] * w[2] * w[3];
   }
   if (auto conv = dyn_cast<Conv2DNchwcOp>(op)) {
     // Padded channels included: they are computed.

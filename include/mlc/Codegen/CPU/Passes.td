@@ -53,6 +53,9 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
     Option<"vectorize", "vectorize", "bool", /*default=*/"false",
            "Also do what mlc-vectorize-kernels does, inside each group "
            "before it is inlined (mlc-compile's pipeline)">,
+    Option<"vnni", "vnni", "bool", /*default=*/"false",
+           "The target has AVX-512 VNNI: integer matmuls with constant "
+           "weights as vpdpbusd kernels (IntegerMatMulKernel.cpp)">,
     Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
            "false",
            "With vectorize: as mlc-vectorize-kernels' option">,
@@ -252,6 +255,21 @@ def ApplyLoopAnnotations : Pass<"mlc-apply-loop-annotations"> {
     pass, after them, makes it the llvm.br / llvm.cond_br's own
     `loop_annotation`, which becomes `!llvm.loop` metadata. The attribute is
     removed from every other op.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def X86VnniDot : Pass<"mlc-x86-vnni-dot", "mlir::func::FuncOp"> {
+  let summary = "Byte dot products of the integer kernels as vpdpbusd";
+  let description = [{
+    IntegerMatMulKernel.cpp writes `acc + sum over groups of 4 of
+    zext(x: vector<64xi8>) * sext(w: vector<64xi8>)` as pure vector ops
+    (extui, extsi, muli, shape_cast to vector<16x4xi32>, multi_reduction
+    add into vector<16xi32>), which bufferization can analyse. After
+    bufferization this pass turns that pattern into one call of
+    `llvm.x86.avx512.vpdpbusd.512` (AVX-512 VNNI: the same int32 sums,
+    wrapping). Only in pipelines for targets with VNNI; elsewhere the pure
+    ops compute the same result.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

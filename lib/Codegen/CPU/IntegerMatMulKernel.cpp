@@ -1,0 +1,389 @@
+//===- IntegerMatMulKernel.cpp - u8 x s8 matmul on AVX-512 VNNI -----------===//
+//
+// graph.matmul_integer's generic with a constant int8 right-hand side whose
+// zero point is 0 (symmetric weights, what --quantize writes), an 8-bit
+// left-hand side with a constant zero point zx, and an optional elementwise
+// epilogue (the dequantize, bias, activation and quantize of a QDQ graph):
+//
+//   sum_k (x[.., m, k] - zx) w[k, n] = sum_k x' w - (zx + s) colsum(w)[n]
+//
+// where x' is x as uint8 (a signed x has its sign bit flipped: x + 128, so
+// s = 128; s = 0 for uint8 x). The weights are packed at compile time as
+// [N / 16, K / 4, 16 x 4] bytes, so that one 64-byte load is the operand of
+// vpdpbusd, which adds 4 products of uint8 and int8 bytes to each of 16
+// int32 lanes; 4 bytes of x, broadcast to every lane, are the other:
+//
+//   for outer dims, for m0 in M step mr, for n tiles of 16 nv columns:
+//     acc[mr][nv] = 0
+//     for k4 in K / 4: acc[i][j] = vpdpbusd(acc[i][j], x'[m0+i, 4k4:+4],
+//     w[j][k4]) out[m0+i, n0+16j : +16] = epilogue(acc[i][j] - corr[n0+16j :
+//     +16])
+//
+// K and N are padded with zero bytes of packed weight (and zero bytes of x
+// read past K); the columns past N are masked at the stores. Exact: the
+// int32 sums wrap like the generic's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelSchedules.h"
+#include "mlc/Codegen/Common/KernelUtils.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlc;
+using namespace mlc::codegen;
+
+namespace {
+
+constexpr int64_t kLanes = 16;  // int32 lanes of a zmm register
+constexpr int64_t kRows = 4;    // mr
+constexpr int64_t kVectors = 4; // nv: 64 columns per tile
+
+struct Plan {
+  linalg::GenericOp op, epilogue;
+  Value lhs;
+  bool lhsSigned = false;
+  int64_t lhsZeroPoint = 0;
+  graph::HostTensor weights; // [K, N] i8
+  SmallVector<int64_t> outShape;
+  int64_t k = 0, n = 0;
+  SmallVector<EpilogueInput> epilogueInputs;
+};
+
+/// v = ext(arg) or ext(arg) - constant; returns the block argument.
+std::optional<BlockArgument> extendedArg(Value v, bool &isSigned,
+                                         int64_t &zeroPoint) {
+  zeroPoint = 0;
+  if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
+    APInt c;
+    if (!matchPattern(sub.getRhs(), m_ConstantInt(&c)))
+      return std::nullopt;
+    zeroPoint = c.getSExtValue();
+    v = sub.getLhs();
+  }
+  Value src;
+  if (auto e = v.getDefiningOp<arith::ExtUIOp>()) {
+    isSigned = false;
+    src = e.getIn();
+  } else if (auto e = v.getDefiningOp<arith::ExtSIOp>()) {
+    isSigned = true;
+    src = e.getIn();
+  } else {
+    return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(src);
+  if (!arg || !arg.getType().isInteger(8))
+    return std::nullopt;
+  return arg;
+}
+
+/// (d0, ..., d[L-1]) -> (d0, ..., d[L-2]): the output of the loops but the
+/// reduction.
+AffineMap outputMap(unsigned loops, MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d = 0; d + 1 < loops; ++d)
+    exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(loops, 0, exprs, ctx);
+}
+
+/// The generic of an integer matmul this kernel computes (see the top).
+bool isIntegerMatMul(graph::FusionGroupOp group, linalg::GenericOp op,
+                     Plan *plan) {
+  unsigned loops = op.getNumLoops();
+  if (loops < 3 || op.getNumReductionLoops() != 1 ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics())
+    return false;
+  auto iters = op.getIteratorTypesArray();
+  if (iters.back() != utils::IteratorType::reduction)
+    return false;
+  auto outType = cast<RankedTensorType>(op.getResult(0).getType());
+  if (!outType.getElementType().isInteger(32) || !outType.hasStaticShape())
+    return false;
+  // Maps: lhs (d0, .., d[P-2], dK), rhs (dK, d[P-1]), out identity.
+  MLIRContext *ctx = op.getContext();
+  unsigned kDim = loops - 1, nDim = loops - 2;
+  SmallVector<AffineExpr> lhsExprs;
+  for (unsigned d = 0; d < nDim; ++d)
+    lhsExprs.push_back(getAffineDimExpr(d, ctx));
+  lhsExprs.push_back(getAffineDimExpr(kDim, ctx));
+  auto maps = op.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(loops, 0, lhsExprs, ctx) ||
+      maps[1] != AffineMap::get(
+                     loops, 0,
+                     {getAffineDimExpr(kDim, ctx), getAffineDimExpr(nDim, ctx)},
+                     ctx) ||
+      maps[2] != outputMap(loops, ctx))
+    return false;
+  // Body: acc + ext(x)[- zx] * sext(w).
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddIOp>();
+  if (!add || add.getLhs() != body.getArgument(2))
+    return false;
+  auto mul = add.getRhs().getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  bool xSigned = false, wSigned = false;
+  int64_t xz = 0, wz = 0;
+  auto x = extendedArg(mul.getLhs(), xSigned, xz);
+  auto w = extendedArg(mul.getRhs(), wSigned, wz);
+  if (!x || !w || x->getArgNumber() != 0 || w->getArgNumber() != 1 ||
+      !wSigned || wz != 0)
+    return false;
+  // The weights: a constant (an input of the group).
+  std::optional<graph::HostTensor> weights =
+      groupConstantTensor(group, op.getDpsInputs()[1]);
+  if (!weights || weights->getKind() != graph::ElementKind::I8)
+    return false;
+  if (plan) {
+    plan->op = op;
+    plan->lhs = op.getDpsInputs()[0];
+    plan->lhsSigned = xSigned;
+    plan->lhsZeroPoint = xz;
+    plan->weights = std::move(*weights);
+    plan->outShape.assign(outType.getShape().begin(), outType.getShape().end());
+    plan->k = plan->weights.getShape()[0];
+    plan->n = plan->weights.getShape()[1];
+  }
+  return true;
+}
+
+class Emitter {
+public:
+  Emitter(RewriterBase &b, Plan &p) : b(b), p(p), loc(p.op.getLoc()) {}
+
+  Value run(Value dest);
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  void packConstants();
+  Value tile(Value dest, ValueRange outer, Value m0, int64_t rows, Value nt);
+  Value rowLoops(Value dest, SmallVector<Value> outer, unsigned dim);
+
+  RewriterBase &b;
+  Plan &p;
+  Location loc;
+  Value packed, correction; // [NT, K4, 64] i8, [NT * 16] i32
+  int64_t tiles = 0, k4 = 0;
+};
+
+void Emitter::packConstants() {
+  tiles = llvm::divideCeil(llvm::divideCeil(p.n, kLanes), kVectors) * kVectors;
+  k4 = llvm::divideCeil(p.k, 4);
+  auto packedType =
+      RankedTensorType::get({tiles, k4, 4 * kLanes}, b.getI8Type());
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocate(packedType.getNumElements(), 1);
+  MutableArrayRef<char> out = blob.getMutableData();
+  std::fill(out.begin(), out.end(), 0);
+  ArrayRef<int8_t> w = p.weights.values<int8_t>();
+  auto corrType = RankedTensorType::get({tiles * kLanes}, b.getI32Type());
+  std::vector<int32_t> corr(tiles * kLanes, 0);
+  // The zero point of x as uint8 bytes: a signed x is read with its sign
+  // bit flipped, x + 128.
+  int64_t zp = p.lhsZeroPoint + (p.lhsSigned ? 128 : 0);
+  for (int64_t col = 0; col < p.n; ++col) {
+    int64_t sum = 0;
+    for (int64_t row = 0; row < p.k; ++row) {
+      int8_t v = w[row * p.n + col];
+      sum += v;
+      int64_t t = col / kLanes, lane = col % kLanes;
+      out[(t * k4 + row / 4) * 4 * kLanes + lane * 4 + row % 4] = char(v);
+    }
+    corr[col] = int32_t(uint32_t(zp * sum));
+  }
+  packed = arith::ConstantOp::create(
+      b, loc,
+      DenseResourceElementsAttr::get(packedType, "packed_int8_weight",
+                                     std::move(blob)));
+  correction = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(corrType, ArrayRef<int32_t>(corr)));
+}
+
+Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
+                    Value nt) {
+  MLIRContext *ctx = b.getContext();
+  auto accType = VectorType::get({kLanes}, b.getI32Type());
+  auto bytesType = VectorType::get({4 * kLanes}, b.getI8Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
+  SmallVector<Value> inits(rows * kVectors, zero);
+  auto kLoop = scf::ForOp::create(b, loc, cst(0), cst(k4), cst(1), inits);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    Value kx = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) * 4), k);
+    Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+    SmallVector<Value> xs;
+    for (int64_t i = 0; i < rows; ++i) {
+      SmallVector<Value> at(outer.begin(), outer.end());
+      at.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
+      at.push_back(kx);
+      Value four = vector::TransferReadOp::create(
+          b, loc, VectorType::get({4}, b.getI8Type()), p.lhs, at, i8zero,
+          ArrayRef<bool>{false});
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), four);
+      Value scalar = vector::ExtractOp::create(b, loc, word, 0);
+      Value bytes = vector::BitCastOp::create(
+          b, loc, bytesType,
+          vector::BroadcastOp::create(b, loc, accType, scalar));
+      if (p.lhsSigned)
+        bytes = arith::XOrIOp::create(
+            b, loc, bytes,
+            arith::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(-128))));
+      xs.push_back(bytes);
+    }
+    SmallVector<Value> ws;
+    for (int64_t j = 0; j < kVectors; ++j) {
+      Value t = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + j), nt);
+      ws.push_back(vector::TransferReadOp::create(
+          b, loc, bytesType, packed, ValueRange{t, k, cst(0)}, i8zero,
+          ArrayRef<bool>{true}));
+    }
+    // acc + the sums of 4 products of uint8 and int8 bytes, as pure vector
+    // ops (bufferization needs known effects); mlc-x86-vnni-dot makes them
+    // one vpdpbusd once the buffers are there.
+    auto wide = VectorType::get({4 * kLanes}, b.getI32Type());
+    auto groups = VectorType::get({kLanes, 4}, b.getI32Type());
+    SmallVector<Value> wsWide;
+    for (Value w : ws)
+      wsWide.push_back(arith::ExtSIOp::create(b, loc, wide, w));
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < rows; ++i) {
+      Value xWide = arith::ExtUIOp::create(b, loc, wide, xs[i]);
+      for (int64_t j = 0; j < kVectors; ++j) {
+        Value prod = arith::MulIOp::create(b, loc, xWide, wsWide[j]);
+        Value grouped = vector::ShapeCastOp::create(b, loc, groups, prod);
+        next.push_back(vector::MultiDimReductionOp::create(
+            b, loc, grouped, kLoop.getRegionIterArgs()[i * kVectors + j],
+            ArrayRef<bool>{false, true}, vector::CombiningKind::ADD));
+      }
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+  int64_t outRank = p.outShape.size();
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < kVectors; ++j) {
+      Value col = affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, (getAffineDimExpr(0, ctx) + j) * kLanes),
+          nt);
+      Value c = vector::TransferReadOp::create(
+          b, loc, accType, correction, ValueRange{col},
+          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
+          ArrayRef<bool>{true});
+      Value v =
+          arith::SubIOp::create(b, loc, kLoop.getResult(i * kVectors + j), c);
+      SmallVector<Value> at(outer.begin(), outer.end());
+      at.push_back(affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
+      at.push_back(col);
+      bool full = false;
+      if (p.epilogue) {
+        SmallVector<Value> args;
+        for (const EpilogueInput &in : p.epilogueInputs)
+          args.push_back(
+              in.tensor ? readEpilogueInput(b, loc, in, at, kLanes, full) : v);
+        v = replayOnVectors(b, loc, p.epilogue.getRegion().front(), args,
+                            kLanes);
+      }
+      assert(int64_t(at.size()) == outRank && "indices of the output");
+      (void)outRank;
+      dest = vector::TransferWriteOp::create(b, loc, v, dest, at,
+                                             ArrayRef<bool>{full})
+                 .getResult();
+    }
+  return dest;
+}
+
+/// Loops over the output's dims before m (one trip each), then the rows.
+Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
+  unsigned mDim = p.outShape.size() - 2;
+  if (dim < mDim) {
+    auto loop = scf::ForOp::create(b, loc, cst(0), cst(p.outShape[dim]), cst(1),
+                                   ValueRange{dest});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    outer.push_back(loop.getInductionVar());
+    Value r = rowLoops(loop.getRegionIterArgs()[0], outer, dim + 1);
+    scf::YieldOp::create(b, loc, r);
+    return loop.getResult(0);
+  }
+  int64_t m = p.outShape[mDim];
+  auto tileLoop = [&](Value d, int64_t from, int64_t to, int64_t rows) {
+    if (from >= to)
+      return d;
+    auto rowsLoop = scf::ForOp::create(b, loc, cst(from), cst(to), cst(rows),
+                                       ValueRange{d});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(rowsLoop.getBody());
+    auto colLoop =
+        scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
+                           ValueRange{rowsLoop.getRegionIterArgs()[0]});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(colLoop.getBody());
+      Value r =
+          tile(colLoop.getRegionIterArgs()[0], outer,
+               rowsLoop.getInductionVar(), rows, colLoop.getInductionVar());
+      scf::YieldOp::create(b, loc, r);
+    }
+    scf::YieldOp::create(b, loc, colLoop.getResult(0));
+    return rowsLoop.getResult(0);
+  };
+  int64_t full = m / kRows * kRows;
+  dest = tileLoop(dest, 0, full, kRows);
+  return tileLoop(dest, full, m, 1);
+}
+
+Value Emitter::run(Value dest) {
+  packConstants();
+  return rowLoops(dest, {}, 0);
+}
+
+} // namespace
+
+FailureOr<bool>
+mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
+                                      graph::FusionGroupOp group,
+                                      const KernelOptions &options) {
+  if (!options.vnni)
+    return false;
+  std::optional<KernelRoot> kr =
+      matchKernelRoot(group, [&](linalg::GenericOp op) {
+        return isIntegerMatMul(group, op, nullptr);
+      });
+  if (!kr)
+    return false;
+  Plan plan;
+  isIntegerMatMul(group, kr->op, &plan);
+  plan.epilogue = kr->epilogue;
+  if (plan.epilogue) {
+    std::optional<SmallVector<EpilogueInput>> ins =
+        epilogueInputs(plan.epilogue, kr->op.getResult(0));
+    if (!ins)
+      return false;
+    plan.epilogueInputs = std::move(*ins);
+  }
+  linalg::GenericOp root = kr->epilogue ? kr->epilogue : kr->op;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(root);
+  Value dest = root.getDpsInits()[0];
+  Value result = Emitter(rewriter, plan).run(dest);
+  rewriter.replaceOp(root, result);
+  return true;
+}
