@@ -172,11 +172,13 @@ cl::opt<bool> nchwc(
     cl::init(true));
 cl::opt<bool> integerKernels(
     "integer-kernels", cl::cat(mlcCategory),
-    cl::desc("QDQ models: compute convolutions and matmuls of dequantized "
-             "8-bit values as exact int32 kernels with the scales in their "
-             "epilogue (graph-quantized-contractions). Default off: these "
-             "kernels are generic loops for now, far slower than the float "
-             "kernels QDQ graphs use otherwise (docs/quantization.md)"),
+    cl::desc("QDQ models (and --quantize): compute convolutions and matmuls "
+             "of dequantized 8-bit values as exact int32 kernels with the "
+             "scales in their epilogue (graph-quantized-contractions). "
+             "Matmuls with constant weights are AVX-512 VNNI kernels on "
+             "CPUs that have it; convolutions are generic loops for now, far "
+             "slower than the float kernels used otherwise, hence default "
+             "off (docs/quantization.md)"),
     cl::init(false));
 cl::opt<std::string> quantize(
     "quantize", cl::cat(mlcCategory), cl::value_desc("int8"),

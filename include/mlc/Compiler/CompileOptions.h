@@ -94,9 +94,9 @@ struct CompileOptions {
   /// Inference on the CPU: convolution regions in the blocked layout.
   bool nchwc = true;
   /// Inference: contractions of dequantized 8-bit values (QDQ models) as
-  /// integer kernels (graph-quantized-contractions). Off by default until
-  /// the packed int8 kernels exist: the generic integer loops are far slower
-  /// than the float kernels that QDQ graphs otherwise use.
+  /// integer kernels (graph-quantized-contractions). Off by default: only
+  /// matmuls have a fast kernel (AVX-512 VNNI); integer convolutions are
+  /// generic loops, far slower than the float kernels used otherwise.
   bool integerKernels = false;
   /// Profiling calls around every kernel and the kernel table.
   bool profile = true;

@@ -475,9 +475,10 @@ TEST_CASE("signature parsing survives garbage", "[runtime][signature]") {
 
 TEST_CASE("CPU feature checks", "[runtime][cpu]") {
   using namespace mlc::rt;
-  REQUIRE(cpuFeatureCount() == 9);
+  REQUIRE(cpuFeatureCount() == 10);
   CHECK(std::string(cpuFeatureName(0)) == "sse4.2");
-  CHECK(cpuFeatureName(9) == nullptr);
+  CHECK(std::string(cpuFeatureName(9)) == "avx512vnni");
+  CHECK(cpuFeatureName(10) == nullptr);
   uint32_t all = (1u << cpuFeatureCount()) - 1;
   char err[256] = "";
   CHECK(checkCpuFeatures(nullptr, 0, err, sizeof(err)) == MLC_OK);
@@ -487,6 +488,11 @@ TEST_CASE("CPU feature checks", "[runtime][cpu]") {
   CHECK(checkCpuFeatures("avx2,fma", all & ~(1u << 3), err, sizeof(err)) ==
         MLC_ERR_UNSUPPORTED);
   CHECK(std::string(err) == "requires CPU feature 'fma', which this CPU lacks");
+  // A model with the integer (vpdpbusd) kernels on a CPU without VNNI.
+  CHECK(checkCpuFeatures("avx512f,avx512vnni", all & ~(1u << 9), err,
+                         sizeof(err)) == MLC_ERR_UNSUPPORTED);
+  CHECK(std::string(err) ==
+        "requires CPU feature 'avx512vnni', which this CPU lacks");
   CHECK(checkCpuFeatures("avx2,neon", all, err, sizeof(err)) ==
         MLC_ERR_UNSUPPORTED);
   CHECK(contains(err, "unknown CPU feature 'neon'"));
