@@ -4,7 +4,7 @@ writes OUT/model.mlir, its inputs and the int64 numpy reference of every
 output. The sizes have tails in K (not a multiple of 4), N (not of 16 or
 64) and M (not of 4); values and zero points sit at the ends of their
 ranges; the lhs is uint8 or int8, batched or not, with and without a
-dequantize epilogue."""
+dequantize epilogue, small and large enough for threads."""
 import os
 import sys
 
@@ -29,6 +29,9 @@ cases.append(("u8_tails", (7, 37), np.uint8, 255, 37, 19, None))
 cases.append(("u8_batched", (2, 5, 64), np.uint8, 3, 64, 70, 0.125))
 cases.append(("s8_zp", (9, 33), np.int8, -128, 33, 16, None))
 cases.append(("s8_wide", (4, 300), np.int8, 0, 300, 130, 0.5))
+# Enough multiply-adds (36 * 40 * 260 > 2^18) for the threaded form (rows
+# in blocks of 4).
+cases.append(("u8_threads", (36, 260), np.uint8, 128, 260, 40, 0.25))
 
 args, results, body, ret_types = [], [], [], []
 for name, shape, dt, zp, k, n, scale in cases:

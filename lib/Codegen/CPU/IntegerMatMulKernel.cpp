@@ -159,19 +159,24 @@ bool isIntegerMatMul(graph::FusionGroupOp group, linalg::GenericOp op,
 
 class Emitter {
 public:
-  Emitter(RewriterBase &b, Plan &p) : b(b), p(p), loc(p.op.getLoc()) {}
+  Emitter(RewriterBase &b, Plan &p, int64_t parallelMinWork)
+      : b(b), p(p), loc(p.op.getLoc()), parallelMinWork(parallelMinWork) {}
 
   Value run(Value dest);
 
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   void packConstants();
-  Value tile(Value dest, ValueRange outer, Value m0, int64_t rows, Value nt);
+  /// `destM`: the row's index in `dest` when that is a thread's slice of one
+  /// row (else null: the output's own indices).
+  Value tile(Value dest, ValueRange outer, Value m0, int64_t rows, Value nt,
+             Value destM);
   Value rowLoops(Value dest, SmallVector<Value> outer, unsigned dim);
 
   RewriterBase &b;
   Plan &p;
   Location loc;
+  int64_t parallelMinWork;
   Value packed, correction; // [NT, K4, 64] i8, [NT * 16] i32
   int64_t tiles = 0, k4 = 0;
 };
@@ -210,7 +215,7 @@ void Emitter::packConstants() {
 }
 
 Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
-                    Value nt) {
+                    Value nt, Value destM) {
   MLIRContext *ctx = b.getContext();
   auto accType = VectorType::get({kLanes}, b.getI32Type());
   auto bytesType = VectorType::get({4 * kLanes}, b.getI8Type());
@@ -302,7 +307,9 @@ Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
                             kLanes);
       }
       assert(int64_t(at.size()) == outRank && "indices of the output");
-      (void)outRank;
+      if (destM)
+        at[outRank - 2] = affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), destM);
       dest = vector::TransferWriteOp::create(b, loc, v, dest, at,
                                              ArrayRef<bool>{full})
                  .getResult();
@@ -324,6 +331,46 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
     return loop.getResult(0);
   }
   int64_t m = p.outShape[mDim];
+  // Enough work for threads: an scf.forall over blocks of kRows rows (when
+  // they divide M), each writing its slice of the destination.
+  if (parallelMinWork > 0 && m % kRows == 0 && m > kRows &&
+      m * p.n * p.k >= parallelMinWork) {
+    auto destType = cast<RankedTensorType>(dest.getType());
+    auto forall =
+        scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+                              ArrayRef<OpFoldResult>{b.getIndexAttr(m / kRows)},
+                              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+                              ValueRange{dest}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(forall.getTerminator());
+    Value block = forall.getInductionVars()[0];
+    Value m0 = affine::AffineApplyOp::create(
+        b, loc,
+        AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()) * kRows),
+        block);
+    SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
+        sizes, strides(destType.getRank(), b.getIndexAttr(1));
+    for (int64_t d : destType.getShape())
+      sizes.push_back(b.getIndexAttr(d));
+    offsets[mDim] = m0;
+    sizes[mDim] = b.getIndexAttr(kRows);
+    Value shared = forall.getRegionIterArgs()[0];
+    Value slice =
+        tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
+    auto colLoop = scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
+                                      ValueRange{slice});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(colLoop.getBody());
+      Value r = tile(colLoop.getRegionIterArgs()[0], outer, m0, kRows,
+                     colLoop.getInductionVar(), cst(0));
+      scf::YieldOp::create(b, loc, r);
+    }
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, colLoop.getResult(0), shared,
+                                          offsets, sizes, strides);
+    return forall.getResult(0);
+  }
   auto tileLoop = [&](Value d, int64_t from, int64_t to, int64_t rows) {
     if (from >= to)
       return d;
@@ -337,9 +384,9 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
     {
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(colLoop.getBody());
-      Value r =
-          tile(colLoop.getRegionIterArgs()[0], outer,
-               rowsLoop.getInductionVar(), rows, colLoop.getInductionVar());
+      Value r = tile(colLoop.getRegionIterArgs()[0], outer,
+                     rowsLoop.getInductionVar(), rows,
+                     colLoop.getInductionVar(), Value());
       scf::YieldOp::create(b, loc, r);
     }
     scf::YieldOp::create(b, loc, colLoop.getResult(0));
@@ -383,7 +430,7 @@ mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(root);
   Value dest = root.getDpsInits()[0];
-  Value result = Emitter(rewriter, plan).run(dest);
+  Value result = Emitter(rewriter, plan, options.parallelMinWork).run(dest);
   rewriter.replaceOp(root, result);
   return true;
 }
