@@ -79,6 +79,7 @@ private:
   std::unique_ptr<mlc_model, ModelCloser> model;
   std::vector<mlc_tensor_info> inputs, outputs;
   std::vector<std::vector<std::string>> sampleFiles;
+  std::vector<Sample> samples;
   unsigned firstObserved = 0;
 };
 
@@ -166,6 +167,7 @@ Calibrator::listSamples(std::vector<std::vector<std::string>> &files) {
 
 LogicalResult Calibrator::loadSample(const std::vector<std::string> &files,
                                      Sample &sample) {
+  sample.files = files;
   sample.inputs.assign(files.size(), {});
   for (size_t i = 0; i < files.size(); ++i) {
     std::string error;
@@ -205,14 +207,20 @@ LogicalResult Calibrator::runAll(
     outTensors.push_back({outData[i].data(), outputs[i].dtype, outputs[i].rank,
                           outputs[i].shape});
   }
-  for (const std::vector<std::string> &files : sampleFiles) {
-    Sample sample;
-    if (failed(loadSample(files, sample)))
-      return failure();
+  // Read and checked once, all before the first run (the percentile
+  // method runs them twice).
+  if (samples.empty()) {
+    samples.resize(sampleFiles.size());
+    for (auto [files, sample] : llvm::zip(sampleFiles, samples))
+      if (failed(loadSample(files, sample)))
+        return failure();
+  }
+  for (const Sample &sample : samples) {
+    const std::vector<std::string> &files = sample.files;
     std::vector<mlc_tensor> in;
     for (size_t i = 0; i < inputs.size(); ++i)
-      in.push_back({sample.inputs[i].data.data(), inputs[i].dtype,
-                    inputs[i].rank, inputs[i].shape});
+      in.push_back({const_cast<uint8_t *>(sample.inputs[i].data.data()),
+                    inputs[i].dtype, inputs[i].rank, inputs[i].shape});
     if (mlc_model_run(model.get(), in.data(), in.size(), outTensors.data(),
                       outTensors.size()) != MLC_OK)
       return fail("calibration run on '" + files.front() +

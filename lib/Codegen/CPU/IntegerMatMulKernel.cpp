@@ -172,6 +172,9 @@ private:
   Value tile(Value dest, ValueRange outer, Value m0, int64_t rows, Value nt,
              Value destM);
   Value rowLoops(Value dest, SmallVector<Value> outer, unsigned dim);
+  /// The tiles of rows [m0, m0 + rows) across all columns.
+  Value columns(Value dest, ValueRange outer, Value m0, int64_t rows,
+                Value destM);
 
   RewriterBase &b;
   Plan &p;
@@ -334,67 +337,40 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
   // Enough work for threads: an scf.forall over blocks of kRows rows (when
   // they divide M), each writing its slice of the destination.
   if (parallelMinWork > 0 && m % kRows == 0 && m > kRows &&
-      m * p.n * p.k >= parallelMinWork) {
-    auto destType = cast<RankedTensorType>(dest.getType());
-    auto forall =
-        scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-                              ArrayRef<OpFoldResult>{b.getIndexAttr(m / kRows)},
-                              ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
-                              ValueRange{dest}, std::nullopt);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(forall.getTerminator());
-    Value block = forall.getInductionVars()[0];
-    Value m0 = affine::AffineApplyOp::create(
-        b, loc,
-        AffineMap::get(1, 0, getAffineDimExpr(0, b.getContext()) * kRows),
-        block);
-    SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
-        sizes, strides(destType.getRank(), b.getIndexAttr(1));
-    for (int64_t d : destType.getShape())
-      sizes.push_back(b.getIndexAttr(d));
-    offsets[mDim] = m0;
-    sizes[mDim] = b.getIndexAttr(kRows);
-    Value shared = forall.getRegionIterArgs()[0];
-    Value slice =
-        tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);
-    auto colLoop = scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
-                                      ValueRange{slice});
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(colLoop.getBody());
-      Value r = tile(colLoop.getRegionIterArgs()[0], outer, m0, kRows,
-                     colLoop.getInductionVar(), cst(0));
-      scf::YieldOp::create(b, loc, r);
-    }
-    b.setInsertionPointToStart(forall.getTerminator().getBody());
-    tensor::ParallelInsertSliceOp::create(b, loc, colLoop.getResult(0), shared,
-                                          offsets, sizes, strides);
-    return forall.getResult(0);
-  }
-  auto tileLoop = [&](Value d, int64_t from, int64_t to, int64_t rows) {
+      m * p.n * p.k >= parallelMinWork)
+    return forallOverSlices(
+        b, loc, dest, mDim, m,
+        [&](Value m0, Value slice) {
+          return columns(slice, outer, m0, kRows, cst(0));
+        },
+        kRows);
+  auto rowTiles = [&](Value d, int64_t from, int64_t to, int64_t rows) {
     if (from >= to)
       return d;
-    auto rowsLoop = scf::ForOp::create(b, loc, cst(from), cst(to), cst(rows),
-                                       ValueRange{d});
+    auto loop = scf::ForOp::create(b, loc, cst(from), cst(to), cst(rows),
+                                   ValueRange{d});
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(rowsLoop.getBody());
-    auto colLoop =
-        scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
-                           ValueRange{rowsLoop.getRegionIterArgs()[0]});
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(colLoop.getBody());
-      Value r = tile(colLoop.getRegionIterArgs()[0], outer,
-                     rowsLoop.getInductionVar(), rows,
-                     colLoop.getInductionVar(), Value());
-      scf::YieldOp::create(b, loc, r);
-    }
-    scf::YieldOp::create(b, loc, colLoop.getResult(0));
-    return rowsLoop.getResult(0);
+    b.setInsertionPointToStart(loop.getBody());
+    Value r = columns(loop.getRegionIterArgs()[0], outer,
+                      loop.getInductionVar(), rows, Value());
+    scf::YieldOp::create(b, loc, r);
+    return loop.getResult(0);
   };
   int64_t full = m / kRows * kRows;
-  dest = tileLoop(dest, 0, full, kRows);
-  return tileLoop(dest, full, m, 1);
+  dest = rowTiles(dest, 0, full, kRows);
+  return rowTiles(dest, full, m, 1);
+}
+
+Value Emitter::columns(Value dest, ValueRange outer, Value m0, int64_t rows,
+                       Value destM) {
+  auto loop = scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
+                                 ValueRange{dest});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value r = tile(loop.getRegionIterArgs()[0], outer, m0, rows,
+                 loop.getInductionVar(), destM);
+  scf::YieldOp::create(b, loc, r);
+  return loop.getResult(0);
 }
 
 Value Emitter::run(Value dest) {

@@ -143,22 +143,26 @@ mlc::codegen::groupConstantTensor(mlc::graph::FusionGroupOp group, Value v) {
 
 Value mlc::codegen::forallOverSlices(OpBuilder &b, Location loc, Value dest,
                                      unsigned dim, int64_t extent,
-                                     function_ref<Value(Value, Value)> body) {
-  auto forall =
-      scf::ForallOp::create(b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
-                            ArrayRef<OpFoldResult>{b.getIndexAttr(extent)},
-                            ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
-                            ValueRange{dest}, std::nullopt);
+                                     function_ref<Value(Value, Value)> body,
+                                     int64_t block) {
+  assert(extent % block == 0 && "slices of whole blocks");
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(extent / block)},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)}, ValueRange{dest},
+      std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(forall.getTerminator());
   Value iv = forall.getInductionVars()[0];
+  if (block != 1)
+    iv = applyFolded(b, loc, b.getAffineDimExpr(0) * block, iv);
   auto destType = cast<RankedTensorType>(dest.getType());
   SmallVector<OpFoldResult> offsets(destType.getRank(), b.getIndexAttr(0)),
       sizes, strides(destType.getRank(), b.getIndexAttr(1));
   for (int64_t s : destType.getShape())
     sizes.push_back(b.getIndexAttr(s));
   offsets[dim] = iv;
-  sizes[dim] = b.getIndexAttr(1);
+  sizes[dim] = b.getIndexAttr(block);
   Value shared = forall.getRegionIterArgs()[0];
   Value slice =
       tensor::ExtractSliceOp::create(b, loc, shared, offsets, sizes, strides);

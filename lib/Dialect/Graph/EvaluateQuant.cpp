@@ -34,42 +34,54 @@ int32_t intAt(const HostTensor &t, int64_t i) {
 
 } // namespace
 
+namespace {
+
+/// Calls f(i, v, z, s) for every element i of x: v = saturate(round(x / s)
+/// + z) as a float (round half to even, NaN quantizes to 0), the bounds
+/// those of the zero point's 8-bit type.
+template <typename F>
+void forEachQuantized(const HostTensor &x, const HostTensor &scale,
+                      const HostTensor &zp, F &&f) {
+  bool isUnsigned = zp.getKind() == ElementKind::U8;
+  float lo = isUnsigned ? 0.0f : -128.0f, hi = isUnsigned ? 255.0f : 127.0f;
+  auto xv = x.values<float>(), sv = scale.values<float>();
+  forEachBroadcast(x.getShape(), {&x, &scale, &zp},
+                   [&](int64_t i, ArrayRef<int64_t> off) {
+                     float s = sv[off[1]];
+                     float q = std::nearbyint(xv[off[0]] / s);
+                     if (std::isnan(q))
+                       q = 0.0f;
+                     float z = float(intAt(zp, off[2]));
+                     f(i, std::min(std::max(q + z, lo), hi), z, s);
+                   });
+}
+
+} // namespace
+
 HostTensor quantize(const HostTensor &x, const HostTensor &scale,
                     const HostTensor &zp, ElementKind to) {
-  bool isUnsigned = to == ElementKind::U8;
-  float lo = isUnsigned ? 0.0f : -128.0f, hi = isUnsigned ? 255.0f : 127.0f;
   HostTensor out(to, x.getShape());
-  auto xv = x.values<float>(), sv = scale.values<float>();
-  forEachBroadcast(
-      x.getShape(), {&x, &scale, &zp}, [&](int64_t i, ArrayRef<int64_t> off) {
-        float q = std::nearbyint(xv[off[0]] / sv[off[1]]);
-        if (std::isnan(q))
-          q = 0.0f;
-        float v = std::min(std::max(q + float(intAt(zp, off[2])), lo), hi);
-        if (isUnsigned)
-          out.values<uint8_t>()[i] = static_cast<uint8_t>(v);
-        else
-          out.values<int8_t>()[i] = static_cast<int8_t>(v);
-      });
+  if (to == ElementKind::U8) {
+    auto dst = out.values<uint8_t>();
+    forEachQuantized(x, scale, zp, [&](int64_t i, float v, float, float) {
+      dst[i] = static_cast<uint8_t>(v);
+    });
+  } else {
+    auto dst = out.values<int8_t>();
+    forEachQuantized(x, scale, zp, [&](int64_t i, float v, float, float) {
+      dst[i] = static_cast<int8_t>(v);
+    });
+  }
   return out;
 }
 
 HostTensor fakeQuantize(const HostTensor &x, const HostTensor &scale,
                         const HostTensor &zp) {
-  bool isUnsigned = zp.getKind() == ElementKind::U8;
-  float lo = isUnsigned ? 0.0f : -128.0f, hi = isUnsigned ? 255.0f : 127.0f;
   HostTensor out(ElementKind::F32, x.getShape());
-  auto xv = x.values<float>(), sv = scale.values<float>();
   auto dst = out.values<float>();
-  forEachBroadcast(x.getShape(), {&x, &scale, &zp},
-                   [&](int64_t i, ArrayRef<int64_t> off) {
-                     float q = std::nearbyint(xv[off[0]] / sv[off[1]]);
-                     if (std::isnan(q))
-                       q = 0.0f;
-                     float z = float(intAt(zp, off[2]));
-                     float v = std::min(std::max(q + z, lo), hi);
-                     dst[i] = (v - z) * sv[off[1]];
-                   });
+  forEachQuantized(x, scale, zp, [&](int64_t i, float v, float z, float s) {
+    dst[i] = (v - z) * s;
+  });
   return out;
 }
 

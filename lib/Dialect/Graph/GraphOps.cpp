@@ -321,11 +321,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   SmallVector<RankedTensorType> types;
   SmallVector<int64_t> shape;
   if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
-      failed(conv2dShape(loc, types[0], types[1],
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations),
-                         GRAPH_ATTR(adaptor, IntegerAttr, groups), shape)))
+      failed(conv2dShape(loc, adaptor, types[0], types[1], shape)))
     return failure();
   if (types.size() == 3) {
     auto bias = types[2].getShape();

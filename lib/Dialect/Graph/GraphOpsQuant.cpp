@@ -97,11 +97,7 @@ Conv2DIntegerOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
   SmallVector<RankedTensorType> t;
   SmallVector<int64_t> shape;
   if (failed(getRanked(loc, adaptor.getOperands(), t)) ||
-      failed(conv2dShape(loc, t[0], t[1],
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
-                         GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations),
-                         GRAPH_ATTR(adaptor, IntegerAttr, groups), shape)) ||
+      failed(conv2dShape(loc, adaptor, t[0], t[1], shape)) ||
       failed(checkZeroPoint(loc, "input", t[0], t[2], {0, 1, 2, 3})) ||
       failed(checkZeroPoint(loc, "filter", t[1], t[3], {1, 2, 3})))
     return failure();

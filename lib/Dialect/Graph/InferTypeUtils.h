@@ -198,6 +198,19 @@ LogicalResult conv2dShape(std::optional<Location> loc, RankedTensorType input,
                           DenseI64ArrayAttr pads, DenseI64ArrayAttr dilations,
                           IntegerAttr groups, SmallVectorImpl<int64_t> &shape);
 
+/// conv2dShape with the attributes of a conv op's adaptor (conv2d,
+/// conv2d_integer: the same names).
+template <typename AdaptorT>
+LogicalResult conv2dShape(std::optional<Location> loc, AdaptorT &adaptor,
+                          RankedTensorType input, RankedTensorType filter,
+                          SmallVectorImpl<int64_t> &shape) {
+  return conv2dShape(loc, input, filter,
+                     GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides),
+                     GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads),
+                     GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations),
+                     GRAPH_ATTR(adaptor, IntegerAttr, groups), shape);
+}
+
 } // namespace mlc::graph::infer
 
 #endif // MLC_LIB_DIALECT_GRAPH_INFERTYPEUTILS_H

@@ -50,12 +50,14 @@ tileAndFuseInPlace(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
 /// slice of a larger tensor makes the kernel computing `v` write there.
 mlir::tensor::EmptyOp findDestinationRoot(mlir::Value v);
 
-/// An scf.forall over [0, extent) whose iteration i computes the slice of
-/// `dest` at index i (size 1) along `dim` with `body(i, slice)`.
-mlir::Value forallOverSlices(
-    mlir::OpBuilder &b, mlir::Location loc, mlir::Value dest, unsigned dim,
-    int64_t extent,
-    llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> body);
+/// An scf.forall over [0, extent / block) whose iteration i computes the
+/// slice of `dest` at [i * block, (i + 1) * block) along `dim` with
+/// `body(i * block, slice)`; `block` divides `extent`.
+mlir::Value
+forallOverSlices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dest,
+                 unsigned dim, int64_t extent,
+                 llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> body,
+                 int64_t block = 1);
 
 /// e applied to `operands` (its dims), folded to a constant when it can be.
 mlir::Value applyFolded(mlir::OpBuilder &b, mlir::Location loc,
