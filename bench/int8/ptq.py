@@ -29,21 +29,23 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def cpu_name():
+    """The CPU's model name, its vector ISA and whether it has VNNI."""
+    name, flags = platform.processor(), set()
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    name = line.split(":", 1)[1].strip()
-                    flags = next((l for l in open("/proc/cpuinfo")
-                                  if l.startswith("flags")), "")
-                    isa = ("AVX-512" if "avx512f" in flags else
-                           "AVX2" if "avx2" in flags else "SSE")
-                    vnni = ("VNNI" if ("avx512_vnni" in flags or
-                                       "avx_vnni" in flags) else "no VNNI")
-                    return "%s (%s, %s)" % (name, isa, vnni)
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and not flags:
+                    name = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+                    break
     except OSError:
         pass
-    return platform.processor()
+    isa = ("AVX-512" if "avx512f" in flags else
+           "AVX2" if "avx2" in flags else "SSE")
+    vnni = "VNNI" if flags & {"avx512_vnni", "avx_vnni"} else "no VNNI"
+    return "%s (%s, %s)" % (name, isa, vnni)
 
 
 def run(cmd):

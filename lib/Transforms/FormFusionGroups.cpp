@@ -142,18 +142,6 @@ private:
     return inputs.size();
   }
 
-  /// The dequantize that makes `q` (a quantize of a `type` value) a fake
-  /// quantization back to `type`, if any.
-  Operation *fakeQuantPartner(Operation *q, Type type) {
-    if (!isa<QuantizeOp>(q) || !q->getResult(0).hasOneUse())
-      return nullptr;
-    Operation *dq = *q->getResult(0).getUsers().begin();
-    if (!isa<DequantizeOp>(dq) || dq->getBlock() != &block ||
-        dq->getResult(0).getType() != type)
-      return nullptr;
-    return dq;
-  }
-
   /// The value a group hands to the rest of the graph: its last op's result.
   Operation *tail(const Group &g) { return g.ops.back(); }
 
@@ -174,20 +162,10 @@ private:
       if (last->getNumResults() != 1 || !last->getResult(0).hasOneUse())
         break;
       Operation *user = *last->getResult(0).getUsers().begin();
-      if (user->getBlock() != &block || !canJoin(g, user))
-        break;
-      if (user->getResult(0).getType() == last->getResult(0).getType()) {
-        add(g, user);
-        continue;
-      }
-      // Fake quantization: a quantize whose only user dequantizes back to
-      // the same type joins with it, so that the pair is an epilogue
-      // rather than two kernels and an 8-bit tensor in memory.
-      Operation *dq = fakeQuantPartner(user, last->getResult(0).getType());
-      if (!dq || !canJoin(g, dq))
+      if (user->getBlock() != &block || !canJoin(g, user) ||
+          user->getResult(0).getType() != last->getResult(0).getType())
         break;
       add(g, user);
-      add(g, dq);
     }
     // Producers: single-use elementwise values feeding the group. Contraction
     // operands are excluded: a tiled contraction would recompute them; so
