@@ -6,10 +6,12 @@
 // elementwise op of a region has B channels in its vectors and stores them
 // whole (ONNX Runtime's NCHWc does the same). This pass:
 //   1. marks the region: convolutions with a constant filter (one group or
-//      depthwise) start it; pooling, elementwise ops and channel concats
-//      of a blocked value join it;
-//   2. rewrites those ops on blocked values: graph.conv2d_nchwc with its
-//      filter and bias repacked here, the others with blocked operands;
+//      depthwise; integer ones with one group and symmetric weights) start
+//      it; pooling, elementwise ops (quantize and dequantize among them)
+//      and channel concats of a blocked value join it;
+//   2. rewrites those ops on blocked values: graph.conv2d_nchwc or
+//      graph.conv2d_integer_nchwc with its filter and bias repacked here,
+//      the others with blocked operands;
 //   3. reorders at the region's edges only (pad + reshape + transpose in,
 //      transpose + reshape + slice out).
 // Channels are padded to a multiple of B with zero filters and bias, so a
@@ -31,6 +33,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
+#include <cstring>
 
 namespace mlc::graph {
 #define GEN_PASS_DEF_GRAPHBLOCKCHANNELS
@@ -46,28 +49,45 @@ namespace {
 /// padding (a 3-channel image stays NCHW and feeds the plain-input form).
 constexpr int64_t kMinChannels = 8;
 
-/// A 4-D f32 activation with enough channels.
+/// A 4-D activation with enough channels: f32, or the 8-bit values and
+/// int32 sums of integer convolutions.
 bool isActivation(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.getElementType().isF32() && t.getRank() == 4 &&
-         t.getDimSize(1) >= kMinChannels;
+  if (!t || t.getRank() != 4 || t.getDimSize(1) < kMinChannels)
+    return false;
+  Type e = t.getElementType();
+  return e.isF32() || e.isInteger(8) || e.isInteger(32);
 }
 
-std::optional<HostTensor> constantTensor(Value v) {
+/// A constant's value, of any element kind.
+std::optional<HostTensor> anyConstantTensor(Value v) {
   ElementsAttr attr;
   if (!v || !matchPattern(v, m_Constant(&attr)))
     return std::nullopt;
   FailureOr<HostTensor> t = fromElementsAttr(attr);
-  if (failed(t) || t->getKind() != ElementKind::F32)
+  if (failed(t))
     return std::nullopt;
-  return *t;
+  return std::move(*t);
+}
+
+std::optional<HostTensor> constantTensor(Value v) {
+  std::optional<HostTensor> t = anyConstantTensor(v);
+  if (!t || t->getKind() != ElementKind::F32)
+    return std::nullopt;
+  return t;
+}
+
+/// Whether `v` is a constant of only zeros.
+bool isZeroConstant(Value v) {
+  std::optional<HostTensor> t = anyConstantTensor(v);
+  return t && llvm::all_of(t->getBytes(), [](char c) { return c == 0; });
 }
 
 /// Elementwise ops that map finite values to finite values (padded
 /// channels stay harmless), division only by a single constant.
 bool keepsFinite(Operation *op) {
   if (isa<AddOp, SubOp, MulOp, MaxOp, MinOp, NegOp, AbsOp, ReluOp, SigmoidOp,
-          TanhOp, GeluOp, ErfOp, FakeQuantizeOp>(op))
+          TanhOp, GeluOp, ErfOp, FakeQuantizeOp, QuantizeOp, DequantizeOp>(op))
     return true;
   if (auto div = dyn_cast<DivOp>(op)) {
     std::optional<HostTensor> d = constantTensor(div.getRhs());
@@ -128,13 +148,14 @@ private:
       bool readByRegion = llvm::any_of(
           op->getUsers(), [&](Operation *u) { return keep.contains(u); });
       bool cheapConv = false;
+      bool isConv = isa<Conv2DOp, Conv2DIntegerOp>(op);
       if (auto conv = dyn_cast<Conv2DOp>(op))
         cheapConv = conv.getInput().getType().getDimSize(1) < kMinChannels ||
                     (conv.getGroups() != 1 && !blockGroups(conv));
       int64_t c =
           cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1);
       bool readsNchw =
-          !isa<Conv2DOp>(op) && llvm::any_of(op->getOperands(), [&](Value v) {
+          !isConv && llvm::any_of(op->getOperands(), [&](Value v) {
             auto t = cast<RankedTensorType>(v.getType());
             return !(v.getDefiningOp() && all.contains(v.getDefiningOp())) &&
                    !constantTensor(v) && t.getRank() == 4 &&
@@ -156,6 +177,19 @@ private:
     int64_t groups = conv.getGroups(), c = in.getDimSize(1);
     return groups == 1 || (groups == c && groups == out.getDimSize(1)) ||
            blockGroups(conv) != 0;
+  }
+
+  /// An integer convolution that graph.conv2d_integer_nchwc computes: one
+  /// group, a constant int8 filter with zero point 0, a one-value input
+  /// zero point, enough channels on both sides.
+  bool isBlockableIntegerConv(Conv2DIntegerOp conv) const {
+    auto in = conv.getInput().getType(), out = conv.getType();
+    return conv.getGroups() == 1 && in.getDimSize(1) >= kMinChannels &&
+           out.getDimSize(1) >= kMinChannels &&
+           conv.getFilter().getType().getElementType().isSignlessInteger(8) &&
+           anyConstantTensor(conv.getFilter()) &&
+           isZeroConstant(conv.getFilterZeroPoint()) &&
+           conv.getInputZeroPoint().getType().getNumElements() == 1;
   }
 
   /// The groups of a grouped (not depthwise) convolution in the blocked
@@ -183,6 +217,8 @@ private:
       return false;
     if (auto conv = dyn_cast<Conv2DOp>(op))
       return isBlockableConv(conv);
+    if (auto conv = dyn_cast<Conv2DIntegerOp>(op))
+      return isBlockableIntegerConv(conv);
     bool anyBlocked =
         llvm::any_of(op->getOperands(), [&](Value v) { return inRegion(v); });
     if (!anyBlocked)
@@ -208,15 +244,13 @@ private:
              });
     if (!isBroadcastingElementwise(op) || !keepsFinite(op))
       return false;
+    // Integer values: only those of quantization (no integer arithmetic).
+    bool quant = isa<QuantizeOp, DequantizeOp, FakeQuantizeOp>(op);
     int64_t c =
         cast<RankedTensorType>(op->getResult(0).getType()).getDimSize(1);
     return llvm::all_of(op->getOperands(), [&](Value v) {
       auto t = dyn_cast<RankedTensorType>(v.getType());
-      // A fake quantization's zero point is 8-bit: one value only (the
-      // blocked layout pads per-channel operands as floats).
-      if (t && isa<FakeQuantizeOp>(op) && v == op->getOperand(2))
-        return t.getNumElements() == 1;
-      if (!t || !t.getElementType().isF32() || t.getRank() > 4)
+      if (!t || t.getRank() > 4 || (!quant && !t.getElementType().isF32()))
         return false;
       // Right-aligned to NCHW: its channel dim is 1 or C.
       int64_t ch = t.getRank() >= 3 ? t.getDimSize(t.getRank() - 3) : 1;
@@ -271,7 +305,7 @@ private:
   /// An operand of an elementwise op with result [N, C, H, W], as an
   /// operand of the blocked op: channel dim 1 broadcasts over both channel
   /// dims, channel dim C is blocked (a constant here, others reordered).
-  Value blockedOperand(OpBuilder &b, Value v, int64_t c) {
+  Value blockedOperand(OpBuilder &b, Value v, int64_t c, bool padOne = false) {
     if (inRegion(v))
       return blockedOf.lookup(v);
     auto t = cast<RankedTensorType>(v.getType());
@@ -281,17 +315,28 @@ private:
     if (s[1] == 1)
       return ReshapeOp::create(b, loc, v,
                                ArrayRef<int64_t>{s[0], 1, s[2], s[3], 1});
-    if (std::optional<HostTensor> k = constantTensor(v)) {
+    if (std::optional<HostTensor> k = anyConstantTensor(v)) {
+      // Padded channels hold 0, or 1 (a quantization's scale: no division
+      // by zero there).
       int64_t cb = blocks(c);
-      ArrayRef<float> src = k->values<float>();
-      SmallVector<float> dst(s[0] * cb * s[2] * s[3] * block, 0.0f);
+      HostTensor dst(k->getKind(), {s[0], cb, s[2], s[3], block});
+      if (padOne && dst.getKind() == ElementKind::F32)
+        std::fill(dst.values<float>().begin(), dst.values<float>().end(), 1.0f);
+      int64_t es =
+          k->getSizeInBytes() / std::max<int64_t>(k->getNumElements(), 1);
+      ArrayRef<char> src = k->getBytes();
+      MutableArrayRef<char> out = dst.getMutableBytes();
       for (int64_t n = 0; n < s[0]; ++n)
         for (int64_t ch = 0; ch < c; ++ch)
           for (int64_t hw = 0; hw < s[2] * s[3]; ++hw)
-            dst[(((n * cb + ch / block) * s[2] * s[3]) + hw) * block +
-                ch % block] = src[(n * c + ch) * s[2] * s[3] + hw];
-      return constant(b, loc, {s[0], cb, s[2], s[3], block}, dst,
-                      "nchwc_operand");
+            std::memcpy(
+                &out[((((n * cb + ch / block) * s[2] * s[3]) + hw) * block +
+                      ch % block) *
+                     es],
+                &src[((n * c + ch) * s[2] * s[3] + hw) * es], es);
+      return ConstantOp::create(
+          b, loc,
+          toElementsAttr(b.getContext(), std::move(dst), "nchwc_operand"));
     }
     if (t.getRank() != 4)
       v = ReshapeOp::create(b, loc, v, s);
@@ -344,9 +389,19 @@ private:
                 src[(k * ci + c) * taps + t];
       return constant(b, loc, {ob, ci, kh, kw, block}, dst, "nchwc_filter");
     }
-    // [O, C, KH, KW] -> [O / B, C / B, KH, KW, B (input), B (output)].
     int64_t cb = blocks(ci);
     SmallVector<float> dst(ob * cb * taps * block * block, 0.0f);
+    blockFilter<float>(src, dst, o, ci, taps);
+    return constant(b, loc, {ob, cb, kh, kw, block, block}, dst,
+                    "nchwc_filter");
+  }
+
+  /// [O, C, KH, KW] -> [O / B, C / B, KH, KW, B (input), B (output)], the
+  /// padded channels zero.
+  template <typename T>
+  void blockFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t o,
+                   int64_t ci, int64_t taps) const {
+    int64_t cb = blocks(ci);
     for (int64_t k = 0; k < o; ++k)
       for (int64_t c = 0; c < ci; ++c)
         for (int64_t t = 0; t < taps; ++t)
@@ -354,8 +409,18 @@ private:
                c % block) *
                   block +
               k % block] = src[(k * ci + c) * taps + t];
-    return constant(b, loc, {ob, cb, kh, kw, block, block}, dst,
-                    "nchwc_filter");
+  }
+
+  Value blockedIntegerFilter(OpBuilder &b, Conv2DIntegerOp conv) {
+    HostTensor w = *anyConstantTensor(conv.getFilter());
+    ArrayRef<int64_t> ws = w.getShape();
+    HostTensor dst(ElementKind::I8,
+                   {blocks(ws[0]), blocks(ws[1]), ws[2], ws[3], block, block});
+    blockFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(), ws[0], ws[1],
+                        ws[2] * ws[3]);
+    return ConstantOp::create(
+        b, conv.getLoc(),
+        toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));
   }
 
   Value blockedBias(OpBuilder &b, Conv2DOp conv) {
@@ -413,6 +478,12 @@ private:
           b, loc, input, blockedFilter(b, conv, depthwise, plain),
           blockedBias(b, conv), conv.getStridesAttr(), conv.getPadsAttr(),
           conv.getDilationsAttr(), groups ? groups : 1);
+    } else if (auto conv = dyn_cast<Conv2DIntegerOp>(op)) {
+      int64_t ci = conv.getInput().getType().getDimSize(1);
+      result = Conv2DIntegerNchwcOp::create(
+          b, loc, blockedOperand(b, conv.getInput(), ci),
+          blockedIntegerFilter(b, conv), conv.getInputZeroPoint(),
+          conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr());
     } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
       result = batchNormAsScaleShift(b, bn, c);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {
@@ -425,7 +496,9 @@ private:
       // Pools and elementwise ops: the same op on blocked operands.
       IRMapping map;
       for (Value v : op->getOperands())
-        map.map(v, blockedOperand(b, v, c));
+        map.map(v, blockedOperand(b, v, c,
+                                  isa<QuantizeOp, FakeQuantizeOp>(op) &&
+                                      v == op->getOperand(1)));
       Operation *clone = b.clone(*op, map);
       SmallVector<int64_t> shape = {outType.getDimSize(0), blocks(c),
                                     outType.getDimSize(2),

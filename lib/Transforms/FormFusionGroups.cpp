@@ -37,7 +37,7 @@ enum class Role {
 
 Role roleOf(Operation *op) {
   if (isa<MatMulOp, Conv2DOp, Conv2DNchwcOp, ConvTranspose2DOp, MatMulIntegerOp,
-          Conv2DIntegerOp>(op))
+          Conv2DIntegerOp, Conv2DIntegerNchwcOp>(op))
     return Role::Contraction;
   if (isa<ResizeOp>(op))
     return Role::Resize;
@@ -150,6 +150,18 @@ private:
            countInputs(groups[g], op) <= maxInputs;
   }
 
+  /// Whether a consumer's result `v` keeps the group's `last` result shape:
+  /// its type too, except after an integer contraction, whose int32 sums
+  /// the epilogue dequantizes (and may quantize again).
+  static bool sameShape(const Group &g, Value v, Value last) {
+    if (v.getType() == last.getType())
+      return true;
+    return isa<MatMulIntegerOp, Conv2DIntegerOp, Conv2DIntegerNchwcOp>(
+               g.ops.front()) &&
+           cast<ShapedType>(v.getType()).getShape() ==
+               cast<ShapedType>(last.getType()).getShape();
+  }
+
   void grow(unsigned g) {
     // A transposed convolution's result is a view of its contraction's
     // (collapse_shape): the contraction kernel takes no epilogue through it.
@@ -163,7 +175,7 @@ private:
         break;
       Operation *user = *last->getResult(0).getUsers().begin();
       if (user->getBlock() != &block || !canJoin(g, user) ||
-          user->getResult(0).getType() != last->getResult(0).getType())
+          !sameShape(groups[g], user->getResult(0), last->getResult(0)))
         break;
       add(g, user);
     }

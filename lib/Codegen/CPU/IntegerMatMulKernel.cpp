@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IntegerKernelUtils.h"
 #include "KernelSchedules.h"
 #include "mlc/Codegen/Common/KernelUtils.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
@@ -40,50 +41,22 @@
 using namespace mlir;
 using namespace mlc;
 using namespace mlc::codegen;
+using namespace mlc::codegen::int8;
 
 namespace {
 
-constexpr int64_t kLanes = 16;  // int32 lanes of a zmm register
 constexpr int64_t kRows = 4;    // mr
 constexpr int64_t kVectors = 4; // nv: 64 columns per tile
 
 struct Plan {
   linalg::GenericOp op, epilogue;
   Value lhs;
-  bool lhsSigned = false;
-  int64_t lhsZeroPoint = 0;
+  ByteOperand x;
   graph::HostTensor weights; // [K, N] i8
   SmallVector<int64_t> outShape;
   int64_t k = 0, n = 0;
   SmallVector<EpilogueInput> epilogueInputs;
 };
-
-/// v = ext(arg) or ext(arg) - constant; returns the block argument.
-std::optional<BlockArgument> extendedArg(Value v, bool &isSigned,
-                                         int64_t &zeroPoint) {
-  zeroPoint = 0;
-  if (auto sub = v.getDefiningOp<arith::SubIOp>()) {
-    APInt c;
-    if (!matchPattern(sub.getRhs(), m_ConstantInt(&c)))
-      return std::nullopt;
-    zeroPoint = c.getSExtValue();
-    v = sub.getLhs();
-  }
-  Value src;
-  if (auto e = v.getDefiningOp<arith::ExtUIOp>()) {
-    isSigned = false;
-    src = e.getIn();
-  } else if (auto e = v.getDefiningOp<arith::ExtSIOp>()) {
-    isSigned = true;
-    src = e.getIn();
-  } else {
-    return std::nullopt;
-  }
-  auto arg = dyn_cast<BlockArgument>(src);
-  if (!arg || !arg.getType().isInteger(8))
-    return std::nullopt;
-  return arg;
-}
 
 /// (d0, ..., d[L-1]) -> (d0, ..., d[L-2]): the output of the loops but the
 /// reduction.
@@ -123,21 +96,8 @@ bool isIntegerMatMul(graph::FusionGroupOp group, linalg::GenericOp op,
                      ctx) ||
       maps[2] != outputMap(loops, ctx))
     return false;
-  // Body: acc + ext(x)[- zx] * sext(w).
-  Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddIOp>();
-  if (!add || add.getLhs() != body.getArgument(2))
-    return false;
-  auto mul = add.getRhs().getDefiningOp<arith::MulIOp>();
-  if (!mul)
-    return false;
-  bool xSigned = false, wSigned = false;
-  int64_t xz = 0, wz = 0;
-  auto x = extendedArg(mul.getLhs(), xSigned, xz);
-  auto w = extendedArg(mul.getRhs(), wSigned, wz);
-  if (!x || !w || x->getArgNumber() != 0 || w->getArgNumber() != 1 ||
-      !wSigned || wz != 0)
+  ByteOperand x;
+  if (!isByteDotBody(op, x))
     return false;
   // The weights: a constant (an input of the group).
   std::optional<graph::HostTensor> weights =
@@ -147,8 +107,7 @@ bool isIntegerMatMul(graph::FusionGroupOp group, linalg::GenericOp op,
   if (plan) {
     plan->op = op;
     plan->lhs = op.getDpsInputs()[0];
-    plan->lhsSigned = xSigned;
-    plan->lhsZeroPoint = xz;
+    plan->x = x;
     plan->weights = std::move(*weights);
     plan->outShape.assign(outType.getShape().begin(), outType.getShape().end());
     plan->k = plan->weights.getShape()[0];
@@ -196,9 +155,7 @@ void Emitter::packConstants() {
   ArrayRef<int8_t> w = p.weights.values<int8_t>();
   auto corrType = RankedTensorType::get({tiles * kLanes}, b.getI32Type());
   std::vector<int32_t> corr(tiles * kLanes, 0);
-  // The zero point of x as uint8 bytes: a signed x is read with its sign
-  // bit flipped, x + 128.
-  int64_t zp = p.lhsZeroPoint + (p.lhsSigned ? 128 : 0);
+  int64_t zp = unsignedZeroPoint(p.x);
   for (int64_t col = 0; col < p.n; ++col) {
     int64_t sum = 0;
     for (int64_t row = 0; row < p.k; ++row) {
@@ -231,57 +188,30 @@ Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
     Value k = kLoop.getInductionVar();
     Value kx = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) * 4), k);
-    Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
     SmallVector<Value> xs;
     for (int64_t i = 0; i < rows; ++i) {
       SmallVector<Value> at(outer.begin(), outer.end());
       at.push_back(affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
       at.push_back(kx);
-      Value four = vector::TransferReadOp::create(
-          b, loc, VectorType::get({4}, b.getI8Type()), p.lhs, at, i8zero,
-          ArrayRef<bool>{false});
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), four);
-      Value scalar = vector::ExtractOp::create(b, loc, word, 0);
-      Value bytes = vector::BitCastOp::create(
-          b, loc, bytesType,
-          vector::BroadcastOp::create(b, loc, accType, scalar));
-      if (p.lhsSigned)
-        bytes = arith::XOrIOp::create(
-            b, loc, bytes,
-            arith::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(-128))));
-      xs.push_back(bytes);
+      xs.push_back(broadcastWord(b, loc, p.lhs, at, p.x));
     }
+    Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
     SmallVector<Value> ws;
     for (int64_t j = 0; j < kVectors; ++j) {
       Value t = affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + j), nt);
-      ws.push_back(vector::TransferReadOp::create(
-          b, loc, bytesType, packed, ValueRange{t, k, cst(0)}, i8zero,
-          ArrayRef<bool>{true}));
+      ws.push_back(widenWeights(
+          b, loc,
+          vector::TransferReadOp::create(b, loc, bytesType, packed,
+                                         ValueRange{t, k, cst(0)}, i8zero,
+                                         ArrayRef<bool>{true})));
     }
-    // acc + the sums of 4 products of uint8 and int8 bytes, as pure vector
-    // ops (bufferization needs known effects); mlc-x86-vnni-dot makes them
-    // one vpdpbusd once the buffers are there.
-    auto wide = VectorType::get({4 * kLanes}, b.getI32Type());
-    auto groups = VectorType::get({kLanes, 4}, b.getI32Type());
-    SmallVector<Value> wsWide;
-    for (Value w : ws)
-      wsWide.push_back(arith::ExtSIOp::create(b, loc, wide, w));
     SmallVector<Value> next;
-    for (int64_t i = 0; i < rows; ++i) {
-      Value xWide = arith::ExtUIOp::create(b, loc, wide, xs[i]);
-      for (int64_t j = 0; j < kVectors; ++j) {
-        Value prod = arith::MulIOp::create(b, loc, xWide, wsWide[j]);
-        Value grouped = vector::ShapeCastOp::create(b, loc, groups, prod);
-        next.push_back(vector::MultiDimReductionOp::create(
-            b, loc, grouped, kLoop.getRegionIterArgs()[i * kVectors + j],
-            ArrayRef<bool>{false, true}, vector::CombiningKind::ADD));
-      }
-    }
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < kVectors; ++j)
+        next.push_back(byteDot(
+            b, loc, kLoop.getRegionIterArgs()[i * kVectors + j], xs[i], ws[j]));
     scf::YieldOp::create(b, loc, next);
   }
   int64_t outRank = p.outShape.size();
@@ -290,32 +220,18 @@ Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
       Value col = affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, (getAffineDimExpr(0, ctx) + j) * kLanes),
           nt);
-      Value c = vector::TransferReadOp::create(
-          b, loc, accType, correction, ValueRange{col},
-          arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
-          ArrayRef<bool>{true});
-      Value v =
-          arith::SubIOp::create(b, loc, kLoop.getResult(i * kVectors + j), c);
       SmallVector<Value> at(outer.begin(), outer.end());
       at.push_back(affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
       at.push_back(col);
-      bool full = false;
-      if (p.epilogue) {
-        SmallVector<Value> args;
-        for (const EpilogueInput &in : p.epilogueInputs)
-          args.push_back(
-              in.tensor ? readEpilogueInput(b, loc, in, at, kLanes, full) : v);
-        v = replayOnVectors(b, loc, p.epilogue.getRegion().front(), args,
-                            kLanes);
-      }
       assert(int64_t(at.size()) == outRank && "indices of the output");
+      SmallVector<Value> destAt = at;
       if (destM)
-        at[outRank - 2] = affine::AffineApplyOp::create(
+        destAt[outRank - 2] = affine::AffineApplyOp::create(
             b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), destM);
-      dest = vector::TransferWriteOp::create(b, loc, v, dest, at,
-                                             ArrayRef<bool>{full})
-                 .getResult();
+      dest = writeResult(b, loc, dest, kLoop.getResult(i * kVectors + j),
+                         correction, col, p.epilogue, p.epilogueInputs, at,
+                         destAt, /*inBounds=*/false);
     }
   return dest;
 }

@@ -30,7 +30,8 @@ struct KernelOptions {
   /// Kernels with at least this many multiply-adds run their outermost
   /// parallel tile loop on several threads (0: never).
   int64_t parallelMinWork = 1 << 18;
-  /// The target has AVX-512 VNNI (vpdpbusd): integer matmul kernels.
+  /// The target has AVX-512 VNNI (vpdpbusd): integer matmul and
+  /// convolution kernels.
   bool vnni = false;
 };
 
@@ -113,6 +114,15 @@ mlir::FailureOr<bool> emitResizeKernel(mlir::RewriterBase &rewriter,
 mlir::FailureOr<bool> emitIntegerMatMulKernel(mlir::RewriterBase &rewriter,
                                               graph::FusionGroupOp group,
                                               const KernelOptions &options);
+
+/// Integer convolution in the blocked layout (graph.conv2d_integer_nchwc's
+/// generic: an 8-bit input with a constant zero point, constant int8
+/// weights with zero point 0) with an optional elementwise epilogue, on
+/// AVX-512 VNNI: 16 output channels of a block per vector, 4 input channels
+/// per lane (IntegerConvKernel.cpp).
+mlir::FailureOr<bool> emitIntegerConvKernel(mlir::RewriterBase &rewriter,
+                                            graph::FusionGroupOp group,
+                                            const KernelOptions &options);
 
 /// Winograd transform (a marked generic of graph.winograd_input/_output,
 /// f32) with, for the output transform, an optional elementwise epilogue:

@@ -113,12 +113,15 @@ struct PadPattern : OpRewritePattern<PadOp> {
                                 PatternRewriter &rewriter) const override {
     int64_t rank = op.getInput().getType().getRank();
     auto pads = op.getPads();
-    Value value =
-        scalarConstant(rewriter, op.getLoc(), op.getType().getElementType(),
-                       op.getValue().convertToDouble());
-    rewriter.replaceOp(op, padTensor(rewriter, op.getLoc(), op.getInput(),
-                                     pads.take_front(rank),
-                                     pads.drop_front(rank), value));
+    Location loc = op.getLoc();
+    // A ui8 tensor is padded as its signless bytes.
+    Value input = toSignless(rewriter, loc, op.getInput());
+    Value value = scalarConstant(
+        rewriter, loc, cast<RankedTensorType>(input.getType()).getElementType(),
+        op.getValue().convertToDouble());
+    Value padded = padTensor(rewriter, loc, input, pads.take_front(rank),
+                             pads.drop_front(rank), value);
+    rewriter.replaceOp(op, fromSignless(rewriter, loc, padded, op.getType()));
     return success();
   }
 };

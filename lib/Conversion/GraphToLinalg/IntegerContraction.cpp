@@ -121,6 +121,14 @@ Value integerMultiplyAccumulate(OpBuilder &b, Location loc, const Operand &x,
       .getResult(0);
 }
 
+/// Padding holds the input's zero point: (pad - x_zp) is 0.
+Value paddingValue(OpBuilder &b, Location loc, const Operand &x) {
+  Type i8 = cast<RankedTensorType>(x.tensor.getType()).getElementType();
+  return x.zpConstant ? arith::ConstantIntOp::create(b, loc, i8, *x.zpConstant)
+                            .getResult()
+                      : x.zpTensor;
+}
+
 struct MatMulIntegerPattern : OpRewritePattern<MatMulIntegerOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatMulIntegerOp op,
@@ -148,13 +156,8 @@ struct Conv2DIntegerPattern : OpRewritePattern<Conv2DIntegerOp> {
         makeOperand(rewriter, loc, op.getInput(), op.getInputZeroPoint());
     Operand w =
         makeOperand(rewriter, loc, op.getFilter(), op.getFilterZeroPoint());
-    // Padding holds the input's zero point: (pad - x_zp) is 0.
-    Type i8 = cast<RankedTensorType>(x.tensor.getType()).getElementType();
-    Value padValue =
-        x.zpConstant
-            ? arith::ConstantIntOp::create(rewriter, loc, i8, *x.zpConstant)
-            : x.zpTensor;
-    x.tensor = padSpatial(rewriter, loc, x.tensor, op.getPads(), padValue);
+    x.tensor = padSpatial(rewriter, loc, x.tensor, op.getPads(),
+                          paddingValue(rewriter, loc, x));
     ConvLoops loops =
         convLoops(rewriter, loc, x.tensor, w.tensor, outType, op.getGroups(),
                   op.getStrides(), op.getDilations());
@@ -172,10 +175,42 @@ struct Conv2DIntegerPattern : OpRewritePattern<Conv2DIntegerOp> {
   }
 };
 
+/// The blocked form: loops [n, ob, oh, ow, o | cb, kh, kw, c] as
+/// conv2d_nchwc's, so that the output's lane dim o is innermost parallel.
+struct Conv2DIntegerNchwcPattern : OpRewritePattern<Conv2DIntegerNchwcOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DIntegerNchwcOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Operand x =
+        makeOperand(rewriter, loc, op.getInput(), op.getInputZeroPoint());
+    Operand w;
+    w.tensor = toSignless(rewriter, loc, op.getFilter());
+    w.zpConstant = 0;
+    x.tensor = padSpatial(rewriter, loc, x.tensor, op.getPads(),
+                          paddingValue(rewriter, loc, x));
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    AffineExpr n = e(0), ob = e(1), oh = e(2), ow = e(3), o = e(4), cb = e(5),
+               kh = e(6), kw = e(7), c = e(8);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(9, 0,
+                       {n, cb, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], c},
+                       ctx),
+        AffineMap::get(9, 0, {ob, cb, kh, kw, c, o}, ctx),
+        AffineMap::get(9, 0, {n, ob, oh, ow, o}, ctx)};
+    rewriter.replaceOp(
+        op, integerMultiplyAccumulate(rewriter, loc, x, w, op.getType(), maps));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlc::lowering::populateIntegerContractionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<MatMulIntegerPattern, Conv2DIntegerPattern>(
-      patterns.getContext());
+  patterns.add<MatMulIntegerPattern, Conv2DIntegerPattern,
+               Conv2DIntegerNchwcPattern>(patterns.getContext());
 }

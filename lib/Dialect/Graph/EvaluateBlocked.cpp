@@ -1,9 +1,9 @@
 //===- EvaluateBlocked.cpp - reference kernels of the blocked layout ------===//
 //
-// graph.conv2d_nchwc on host tensors, summing in the lowering's loop order
-// (the bias, then the reduction loops outermost to innermost), the
-// blocked Winograd transforms (in the CPU kernel's order, Winograd.h), and
-// the layout moves for the blocked pooling ops.
+// graph.conv2d_nchwc and graph.conv2d_integer_nchwc on host tensors, summing in
+// the lowering's loop order (the bias, then the reduction loops outermost to
+// innermost), the blocked Winograd transforms (in the CPU kernel's order,
+// Winograd.h), and the layout moves for the blocked pooling ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +73,46 @@ HostTensor mlc::graph::evaluateConv2DNchwc(Conv2DNchwcOp op,
                     acc = acc + v * f;
                   }
             dst[(((n * ob + b) * oh + y) * ow + z) * blk + o] = acc;
+          }
+  return out;
+}
+
+HostTensor mlc::graph::evaluateConv2DIntegerNchwc(
+    Conv2DIntegerNchwcOp op, const HostTensor &centeredInput,
+    const HostTensor &filter, ArrayRef<int64_t> outShape) {
+  ArrayRef<int64_t> xs = centeredInput.getShape(), ws = filter.getShape();
+  int64_t batch = outShape[0], ob = outShape[1], oh = outShape[2],
+          ow = outShape[3], blk = outShape[4];
+  int64_t h = xs[2], wd = xs[3], cb = ws[1], kh = ws[2], kw = ws[3];
+  auto s = op.getStrides(), p = op.getPads(), d = op.getDilations();
+  ArrayRef<int32_t> xv = centeredInput.values<int32_t>();
+  ArrayRef<int8_t> wv = filter.values<int8_t>();
+  HostTensor out(ElementKind::I32, outShape);
+  MutableArrayRef<int32_t> dst = out.values<int32_t>();
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t b = 0; b < ob; ++b)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t z = 0; z < ow; ++z)
+          for (int64_t o = 0; o < blk; ++o) {
+            // Modulo 2^32, as the kernel's wrapping sums.
+            uint32_t acc = 0;
+            for (int64_t c = 0; c < cb; ++c)
+              for (int64_t i = 0; i < kh; ++i)
+                for (int64_t j = 0; j < kw; ++j) {
+                  // Padding holds the zero point: centered, 0.
+                  int64_t iy = y * s[0] + i * d[0] - p[0];
+                  int64_t iz = z * s[1] + j * d[1] - p[1];
+                  if (iy < 0 || iy >= h || iz < 0 || iz >= wd)
+                    continue;
+                  for (int64_t l = 0; l < blk; ++l)
+                    acc += uint32_t(
+                        xv[(((n * cb + c) * h + iy) * wd + iz) * blk + l] *
+                        int32_t(
+                            wv[((((b * cb + c) * kh + i) * kw + j) * blk + l) *
+                                   blk +
+                               o]));
+                }
+            dst[(((n * ob + b) * oh + y) * ow + z) * blk + o] = int32_t(acc);
           }
   return out;
 }

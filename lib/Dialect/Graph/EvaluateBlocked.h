@@ -19,6 +19,13 @@ namespace mlc::graph {
 HostTensor evaluateConv2DNchwc(Conv2DNchwcOp op, llvm::ArrayRef<HostTensor> in,
                                llvm::ArrayRef<int64_t> outShape);
 
+/// conv2d_integer_nchwc of the input minus its zero point (i32, the
+/// input's blocked shape) and the int8 filter, in wrapping int32.
+HostTensor evaluateConv2DIntegerNchwc(Conv2DIntegerNchwcOp op,
+                                      const HostTensor &centeredInput,
+                                      const HostTensor &filter,
+                                      llvm::ArrayRef<int64_t> outShape);
+
 /// graph.winograd_input / graph.winograd_output (f32), in the CPU kernel's
 /// order of operations.
 HostTensor evaluateWinogradInput(const HostTensor &x,

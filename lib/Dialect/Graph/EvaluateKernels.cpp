@@ -489,7 +489,9 @@ HostTensor pad(PadOp op, const HostTensor &x, ArrayRef<int64_t> outShape) {
     if constexpr (kIsFloat<T>)
       fill = static_cast<float>(value);
     else if constexpr (std::is_same_v<T, uint8_t>)
-      fill = value != 0;
+      fill = x.getKind() == ElementKind::I1
+                 ? value != 0
+                 : static_cast<uint8_t>(static_cast<int64_t>(value));
     else
       fill = static_cast<T>(static_cast<int64_t>(value));
     auto dst = out.values<T>();

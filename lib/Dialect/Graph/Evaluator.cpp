@@ -164,6 +164,10 @@ FailureOr<HostTensor> evaluateGraphOp(Operation *op, ArrayRef<HostTensor> in,
                               shape, c.getGroups(), c.getStrides(), c.getPads(),
                               c.getDilations());
       })
+      .Case([&](Conv2DIntegerNchwcOp c) {
+        return evaluateConv2DIntegerNchwc(c, centered(in[0], in[2]), in[1],
+                                          shape);
+      })
       .Case([&](MatMulOp) { return matmul(in[0], in[1], shape); })
       .Case([&](Conv2DOp c) { return conv2d(c, in, shape); })
       .Case([&](Conv2DNchwcOp c) { return evaluateConv2DNchwc(c, in, shape); })

@@ -1,7 +1,8 @@
 //===- GraphOpsBlocked.cpp - type inference of the blocked layout ops -----===//
 //
-// graph.conv2d_nchwc, the convolution that graph-block-channels makes in the
-// blocked channel layout [N, C / B, H, W, B]. Its forms are in GraphOps.td.
+// graph.conv2d_nchwc and graph.conv2d_integer_nchwc, the convolutions that
+// graph-block-channels makes in the blocked channel layout [N, C / B, H, W,
+// B]. Their forms are in GraphOps.td and GraphOpsQuant.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,16 +12,20 @@ using namespace mlir;
 using namespace mlc::graph;
 using namespace mlc::graph::infer;
 
-LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> loc,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &results) {
-  SmallVector<RankedTensorType> types;
+namespace {
+
+/// The result shape [N, O / B, OH, OW, B] of a blocked convolution (the
+/// forms of graph.conv2d_nchwc; graph.conv2d_integer_nchwc has the blocked
+/// one), after checking its attributes and operand shapes.
+template <typename AdaptorT>
+LogicalResult blockedConvShape(std::optional<Location> loc, AdaptorT &adaptor,
+                               StringRef name, RankedTensorType inType,
+                               RankedTensorType filterType, int64_t groups,
+                               SmallVectorImpl<int64_t> &shape) {
   auto stridesA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, strides);
   auto padsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, pads);
   auto dilationsA = GRAPH_ATTR(adaptor, DenseI64ArrayAttr, dilations);
-  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
-      failed(requireAttr(loc, stridesA, "strides")) ||
+  if (failed(requireAttr(loc, stridesA, "strides")) ||
       failed(requireAttr(loc, padsA, "pads")) ||
       failed(requireAttr(loc, dilationsA, "dilations")) ||
       failed(checkPositive(loc, stridesA.asArrayRef(), 2, "strides", false)) ||
@@ -28,25 +33,23 @@ LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
       failed(
           checkPositive(loc, dilationsA.asArrayRef(), 2, "dilations", false)))
     return failure();
-  ArrayRef<int64_t> in = types[0].getShape(), w = types[1].getShape();
+  ArrayRef<int64_t> in = inType.getShape(), w = filterType.getShape();
   int64_t inRank = in.size(), wRank = w.size();
   // (input rank, filter rank): blocked (5, 6), plain input (4, 5),
   // depthwise (5, 4).
   if (!((inRank == 5 && wRank == 6) || (inRank == 4 && wRank == 5) ||
         (inRank == 5 && wRank == 4)))
-    return fail(loc, "conv2d_nchwc takes an input [N, C/B, H, W, B] with a "
-                     "filter [O/B, C/B, KH, KW, B, B] or [C/B, KH, KW, B], "
-                     "or an input [N, C, H, W] with a filter "
-                     "[O/B, C, KH, KW, B]; got " +
-                         typeStr(types[0]) + " and " + typeStr(types[1]));
-  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
-  int64_t groups = groupsA ? groupsA.getInt() : 1;
+    return fail(loc, name +
+                         " takes an input [N, C/B, H, W, B] with a "
+                         "filter [O/B, C/B, KH, KW, B, B] or [C/B, KH, KW, "
+                         "B], or an input [N, C, H, W] with a filter "
+                         "[O/B, C, KH, KW, B]; got " +
+                         typeStr(inType) + " and " + typeStr(filterType));
   if (groups < 1)
     return fail(loc, "groups must be positive, got " + Twine(groups));
   if (groups != 1 && wRank != 6)
-    return fail(loc, "conv2d_nchwc groups need the blocked form, got a "
-                     "filter " +
-                         typeStr(types[1]));
+    return fail(loc, name + " groups need the blocked form, got a filter " +
+                         typeStr(filterType));
   int64_t block = w.back();
   int64_t kh = wRank == 4 ? w[1] : w[2], kw = wRank == 4 ? w[2] : w[3];
   bool ok = block > 0;
@@ -58,13 +61,8 @@ LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
   else
     ok = ok && in[1] == w[0] && in[4] == block;
   if (!ok)
-    return fail(loc, "conv2d_nchwc filter " + typeStr(types[1]) +
-                         " does not match the input " + typeStr(types[0]));
-  int64_t outBlocks = w[0];
-  if (types.size() == 3 &&
-      types[2].getShape() != ArrayRef<int64_t>{outBlocks, block})
-    return fail(loc, "bias must have shape [" + Twine(outBlocks) + "," +
-                         Twine(block) + "], got " + typeStr(types[2]));
+    return fail(loc, name + " filter " + typeStr(filterType) +
+                         " does not match the input " + typeStr(inType));
   auto s = stridesA.asArrayRef(), p = padsA.asArrayRef(),
        d = dilationsA.asArrayRef();
   int64_t oh, ow;
@@ -73,8 +71,55 @@ LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
       failed(
           windowOutSize(loc, "width", in[3], kw, s[1], p[1], p[3], d[1], ow)))
     return failure();
-  results.push_back(RankedTensorType::get({in[0], outBlocks, oh, ow, block},
-                                          types[0].getElementType()));
+  shape.assign({in[0], w[0], oh, ow, block});
+  return success();
+}
+
+} // namespace
+
+LogicalResult Conv2DNchwcOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
+  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
+  if (failed(getRanked(loc, adaptor.getOperands(), types)) ||
+      failed(blockedConvShape(loc, adaptor, "conv2d_nchwc", types[0], types[1],
+                              groupsA ? groupsA.getInt() : 1, shape)))
+    return failure();
+  int64_t outBlocks = shape[1], block = shape[4];
+  if (types.size() == 3 &&
+      types[2].getShape() != ArrayRef<int64_t>{outBlocks, block})
+    return fail(loc, "bias must have shape [" + Twine(outBlocks) + "," +
+                         Twine(block) + "], got " + typeStr(types[2]));
+  results.push_back(RankedTensorType::get(shape, types[0].getElementType()));
+  return success();
+}
+
+LogicalResult Conv2DIntegerNchwcOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &results) {
+  SmallVector<RankedTensorType> types;
+  SmallVector<int64_t> shape;
+  if (failed(getRanked(loc, adaptor.getOperands(), types)))
+    return failure();
+  if (types[0].getRank() != 5 || types[1].getRank() != 6)
+    return fail(loc, "conv2d_integer_nchwc takes a blocked input [N, C/B, H, "
+                     "W, B] and filter [O/B, C/B, KH, KW, B, B], got " +
+                         typeStr(types[0]) + " and " + typeStr(types[1]));
+  if (!types[1].getElementType().isSignlessInteger(8))
+    return fail(loc, "conv2d_integer_nchwc filter must be int8, got " +
+                         typeStr(types[1]));
+  if (types[2].getElementType() != types[0].getElementType() ||
+      types[2].getNumElements() != 1)
+    return fail(loc, "input zero point " + typeStr(types[2]) +
+                         " must be one value of the input's element type " +
+                         typeStr(types[0]));
+  if (failed(blockedConvShape(loc, adaptor, "conv2d_integer_nchwc", types[0],
+                              types[1], 1, shape)))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 32)));
   return success();
 }
 

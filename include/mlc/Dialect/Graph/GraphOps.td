@@ -508,9 +508,9 @@ def Graph_SliceOp : Graph_Op<"slice", [Graph_HasVJP]> {
     ends[d], with 0 <= starts[d] <= ends[d] <= size[d] and steps[d] > 0.
     Frontends normalize negative and out-of-range indices before this.
   }];
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$starts,
+  let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$starts,
                        DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps);
-  let results = (outs Graph_Tensor:$result);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasCanonicalizer = 1;
 }
@@ -566,9 +566,9 @@ def Graph_PadOp : Graph_Op<"pad", [Graph_HasVJP]> {
     `pads` has 2 * rank non-negative entries: all leading pads, then all
     trailing pads. New elements are `value` (converted to the element type).
   }];
-  let arguments = (ins Graph_Tensor:$input, DenseI64ArrayAttr:$pads,
+  let arguments = (ins Graph_AnyTensor:$input, DenseI64ArrayAttr:$pads,
                        F64Attr:$value);
-  let results = (outs Graph_Tensor:$result);
+  let results = (outs Graph_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
