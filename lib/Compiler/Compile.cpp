@@ -193,7 +193,8 @@ Compilation::pipelineOptions(const target::CPUTarget &cpu) const {
   p.parallel = options.parallel;
   p.reassociateFPReductions = options.reassociateFPReductions;
   p.winograd = options.winograd;
-  p.integerKernels = options.integerKernels;
+  p.integerKernels = options.integerKernels.value_or(
+      options.target == Target::CPU && hasVNNI(p));
   p.nchwc = options.nchwc;
   p.profile = options.profile;
   p.cuda.chips = options.cudaArch;

@@ -132,8 +132,7 @@ static std::string cudaLoopsPipeline(const PipelineOptions &o) {
               : "");
 }
 
-/// The CPU target has AVX-512 VNNI (the integer matmul kernels use it).
-static bool hasVNNI(const PipelineOptions &o) {
+bool hasVNNI(const PipelineOptions &o) {
   return o.vectorBits == 512 &&
          llvm::is_contained(llvm::split(o.cpuFeatures, ','), "avx512vnni");
 }

@@ -117,11 +117,18 @@ Value rescale(PatternRewriter &rewriter, Location loc, Value acc, Value scale) {
 }
 
 struct ConvOfDequantized : OpRewritePattern<Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvOfDequantized(MLIRContext *ctx, bool groups)
+      : OpRewritePattern(ctx), groups(groups) {}
+  bool groups;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     DequantizeOp x = eightBitDequantize(op.getInput());
     DequantizeOp w = eightBitDequantize(op.getFilter());
+    // Grouped and depthwise convolutions stay float (the QDQ graph's own
+    // semantics) unless `groups` is set: their integer form has no vector
+    // kernel yet, and a depthwise one does few multiply-adds per byte.
+    if (op.getGroups() != 1 && !groups)
+      return failure();
     if (!x || !w || numElements(x.getScale()) != 1 ||
         numElements(x.getZeroPoint()) != 1 ||
         !uniformAlong(w.getScale(), w.getInput(), {1, 2, 3}) ||
@@ -182,10 +189,13 @@ struct MatMulOfDequantized : OpRewritePattern<MatMulOp> {
 struct GraphQuantizedContractions
     : mlc::graph::impl::GraphQuantizedContractionsBase<
           GraphQuantizedContractions> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<TransposeOfDequantize, ReshapeOfDequantize, ConvOfDequantized,
-                 MatMulOfDequantized>(&getContext());
+    patterns
+        .add<TransposeOfDequantize, ReshapeOfDequantize, MatMulOfDequantized>(
+            &getContext());
+    patterns.add<ConvOfDequantized>(&getContext(), groups);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -168,3 +168,64 @@ func.func @dead_ends(%x: tensor<1x16x4x4xf32>, %y: tensor<1x16x4x4xf32>) -> (ten
   %3 = graph.add %0, %y : (tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
   return %2, %3 : tensor<1x4x4x16xf32>, tensor<1x16x4x4xf32>
 }
+
+// -----
+
+// Integer convolutions with constant int8 filters and zero filter zero
+// points start a region too: conv2d_integer_nchwc with its filter blocked
+// as int8, the dequantize (its per-channel scale blocked), relu and quantize
+// of the epilogue on blocked values, the next convolution reading the
+// blocked uint8 value; channels padded (20 -> 32), reorders only at the
+// region's edges.
+// CHECK-LABEL: func.func @integer_region
+// CHECK: %[[P:.*]] = graph.pad %arg0 {pads = array<i64: 0, 0, 0, 0, 0, 12, 0, 0>, {{.*}}} : (tensor<1x20x6x6xui8>) -> tensor<1x32x6x6xui8>
+// CHECK: %[[R:.*]] = graph.reshape %[[P]]
+// CHECK: %[[X:.*]] = graph.transpose %[[R]] {perm = array<i64: 0, 1, 3, 4, 2>} : (tensor<1x2x16x6x6xui8>) -> tensor<1x2x6x6x16xui8>
+// CHECK: %[[W:.*]] = graph.constant dense_resource<nchwc_filter> : tensor<2x2x3x3x16x16xi8>
+// CHECK: %[[C:.*]] = graph.conv2d_integer_nchwc %[[X]], %[[W]], %{{.*}} {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x6x6x16xui8>, tensor<2x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+// CHECK: %[[S:.*]] = graph.constant dense_resource<nchwc_operand> : tensor<1x2x1x1x16xf32>
+// CHECK: %[[D:.*]] = graph.dequantize %[[C]], %[[S]], %{{.*}} : (tensor<1x2x6x6x16xi32>, tensor<1x2x1x1x16xf32>, tensor<1x1x1x1x1xi32>) -> tensor<1x2x6x6x16xf32>
+// CHECK: %[[A:.*]] = graph.relu %[[D]] : tensor<1x2x6x6x16xf32>
+// CHECK: %[[Q:.*]] = graph.quantize %[[A]], {{.*}} -> tensor<1x2x6x6x16xui8>
+// CHECK: %[[C2:.*]] = graph.conv2d_integer_nchwc %[[Q]], %{{.*}}, %{{.*}} {{.*}} : (tensor<1x2x6x6x16xui8>, tensor<2x2x1x1x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+// CHECK: %[[T:.*]] = graph.transpose %[[C2]] {perm = array<i64: 0, 1, 4, 2, 3>}
+// CHECK: %[[O:.*]] = graph.reshape %[[T]]
+// CHECK: %[[Y:.*]] = graph.slice %[[O]] {{.*}} -> tensor<1x24x6x6xi32>
+// CHECK: return %[[Y]]
+func.func @integer_region(%x: tensor<1x20x6x6xui8>) -> tensor<1x24x6x6xi32> {
+  %w = graph.constant dense<3> : tensor<20x20x3x3xi8>
+  %w2 = graph.constant dense<-1> : tensor<24x20x1x1xi8>
+  %xz = graph.constant dense<9> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<20x1x1x1xi8>
+  %wz2 = graph.constant dense<0> : tensor<i8>
+  %s = graph.constant dense<0.25> : tensor<20x1x1xf32>
+  %z = graph.constant dense<0> : tensor<i32>
+  %qs = graph.constant dense<0.5> : tensor<f32>
+  %qz = graph.constant dense<3> : tensor<ui8>
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x20x6x6xui8>, tensor<20x20x3x3xi8>, tensor<ui8>, tensor<20x1x1x1xi8>) -> tensor<1x20x6x6xi32>
+  %1 = graph.dequantize %0, %s, %z : (tensor<1x20x6x6xi32>, tensor<20x1x1xf32>, tensor<i32>) -> tensor<1x20x6x6xf32>
+  %2 = graph.relu %1 : tensor<1x20x6x6xf32>
+  %3 = graph.quantize %2, %qs, %qz : (tensor<1x20x6x6xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x20x6x6xui8>
+  %4 = graph.conv2d_integer %3, %w2, %qz, %wz2 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x20x6x6xui8>, tensor<24x20x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x24x6x6xi32>
+  return %4 : tensor<1x24x6x6xi32>
+}
+
+// -----
+
+// A filter zero point that is not zero, a filter computed at run time or
+// groups: the convolution stays NCHW.
+// CHECK-LABEL: func.func @integer_not_blocked
+// CHECK-NOT: conv2d_integer_nchwc
+// CHECK-COUNT-3: graph.conv2d_integer %arg0
+// CHECK-NOT: graph.transpose
+func.func @integer_not_blocked(%x: tensor<1x16x6x6xui8>, %wr: tensor<16x16x1x1xi8>) -> (tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>) {
+  %w = graph.constant dense<3> : tensor<16x16x1x1xi8>
+  %wg = graph.constant dense<3> : tensor<16x8x1x1xi8>
+  %xz = graph.constant dense<9> : tensor<ui8>
+  %wz = graph.constant dense<1> : tensor<i8>
+  %wz0 = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x6x6xui8>, tensor<16x16x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x16x6x6xi32>
+  %1 = graph.conv2d_integer %x, %wr, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x6x6xui8>, tensor<16x16x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x16x6x6xi32>
+  %2 = graph.conv2d_integer %x, %wg, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x6x6xui8>, tensor<16x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> (tensor<1x16x6x6xi32>)
+  return %0, %1, %2 : tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>
+}

@@ -177,3 +177,37 @@ func.func @matmul_bias_gelu(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>, %b: t
   %2 = graph.gelu %1 : tensor<16x256xf32>
   return %2 : tensor<16x256xf32>
 }
+
+// -----
+
+// An integer contraction's epilogue may change the element type (the
+// dequantize of its int32 sums, a quantize back to 8 bits): one group. A
+// float contraction's consumer of another type starts its own group.
+// CHECK-LABEL: func.func @integer_epilogue
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.matmul_integer
+// CHECK-NEXT: graph.dequantize
+// CHECK-NEXT: graph.relu
+// CHECK-NEXT: graph.quantize
+// CHECK-NEXT: graph.yield %{{.*}} : tensor<4x8xui8>
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.yield %{{.*}} : tensor<4x8xf32>
+// CHECK: graph.fusion_group "elementwise"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.quantize
+func.func @integer_epilogue(%x: tensor<4x6xui8>, %w: tensor<6x8xi8>, %xf: tensor<4x6xf32>, %wf: tensor<6x8xf32>) -> (tensor<4x8xui8>, tensor<4x8xui8>) {
+  %z = graph.constant dense<0> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %iz = graph.constant dense<0> : tensor<i32>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %0 = graph.matmul_integer %x, %w, %z, %wz : (tensor<4x6xui8>, tensor<6x8xi8>, tensor<ui8>, tensor<i8>) -> tensor<4x8xi32>
+  %1 = graph.dequantize %0, %s, %iz : (tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> tensor<4x8xf32>
+  %2 = graph.relu %1 : tensor<4x8xf32>
+  %3 = graph.quantize %2, %s, %z : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
+  %4 = graph.matmul %xf, %wf : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+  %5 = graph.quantize %4, %s, %z : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
+  return %3, %5 : tensor<4x8xui8>, tensor<4x8xui8>
+}

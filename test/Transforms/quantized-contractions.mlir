@@ -1,4 +1,5 @@
 // RUN: mlc-opt %s --split-input-file --graph-quantized-contractions | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --graph-quantized-contractions=groups=true | FileCheck %s --check-prefix=GROUPS
 
 // A conv of a dequantized u8 input and per-channel i8 filter: an integer
 // conv, its sums scaled by x_scale * w_scale per channel, then the bias.
@@ -82,4 +83,26 @@ func.func @not_integer(%x: tensor<1x2x4x4xi8>, %xs: tensor<1x2x1x1xf32>, %w: ten
   %bf = graph.dequantize %b, %s, %z : (tensor<6x3xi8>, tensor<f32>, tensor<i8>) -> tensor<6x3xf32>
   %m = graph.matmul %af, %bf : (tensor<2x6xf32>, tensor<6x3xf32>) -> tensor<2x3xf32>
   return %y, %m : tensor<1x3x4x4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// A depthwise convolution stays float unless groups=true (its integer form
+// has no vector kernel).
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: conv2d_integer
+// CHECK: graph.conv2d %{{.*}} groups = 4 : i64
+// GROUPS-LABEL: func.func @depthwise
+// GROUPS: graph.conv2d_integer %{{.*}} groups = 4 : i64
+// GROUPS-NOT: graph.conv2d %
+func.func @depthwise(%x: tensor<1x4x8x8xui8>) -> tensor<1x4x8x8xf32> {
+  %xs = graph.constant dense<0.02> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<3> : tensor<4x1x3x3xi8>
+  %ws = graph.constant dense<0.1> : tensor<f32>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %xf = graph.dequantize %x, %xs, %xz : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %wf = graph.dequantize %w, %ws, %wz : (tensor<4x1x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<4x1x3x3xf32>
+  %y = graph.conv2d %xf, %wf {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
 }

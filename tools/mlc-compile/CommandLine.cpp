@@ -175,10 +175,10 @@ cl::opt<bool> integerKernels(
     cl::desc("QDQ models (and --quantize): compute convolutions and matmuls "
              "of dequantized 8-bit values as exact int32 kernels with the "
              "scales in their epilogue (graph-quantized-contractions). "
-             "Matmuls with constant weights are AVX-512 VNNI kernels on "
-             "CPUs that have it; convolutions are generic loops for now, far "
-             "slower than the float kernels used otherwise, hence default "
-             "off (docs/quantization.md)"),
+             "With constant weights they are AVX-512 VNNI kernels on CPUs "
+             "that have it, where this is the default; elsewhere they are "
+             "generic loops, far slower than the float kernels used "
+             "otherwise, hence off (docs/quantization.md)"),
     cl::init(false));
 cl::opt<std::string> quantize(
     "quantize", cl::cat(mlcCategory), cl::value_desc("int8"),
@@ -326,7 +326,8 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.reassociateFPReductions = reassociateFPReductions;
   o.winograd = winograd;
   o.nchwc = nchwc;
-  o.integerKernels = integerKernels;
+  if (integerKernels.getNumOccurrences())
+    o.integerKernels = integerKernels;
   o.quantize = quantize;
   o.calibration = calibration;
   o.calibrationMethod = calibrationMethod;

@@ -94,10 +94,11 @@ struct CompileOptions {
   /// Inference on the CPU: convolution regions in the blocked layout.
   bool nchwc = true;
   /// Inference: contractions of dequantized 8-bit values (QDQ models) as
-  /// integer kernels (graph-quantized-contractions). Off by default: only
-  /// matmuls have a fast kernel (AVX-512 VNNI); integer convolutions are
-  /// generic loops, far slower than the float kernels used otherwise.
-  bool integerKernels = false;
+  /// integer kernels (graph-quantized-contractions). Unset: on where the
+  /// CPU target has AVX-512 VNNI (vpdpbusd matmul and convolution kernels),
+  /// off elsewhere, where integer convolutions are generic loops, far slower
+  /// than the float kernels on the dequantized weights.
+  std::optional<bool> integerKernels;
   /// Profiling calls around every kernel and the kernel table.
   bool profile = true;
 

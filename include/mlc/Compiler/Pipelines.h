@@ -60,6 +60,10 @@ struct PipelineOptions {
   CUDAPipelineOptions cuda;
 };
 
+/// The CPU target has AVX-512 VNNI with 512-bit vectors: the integer
+/// matmul and convolution kernels are vpdpbusd loops.
+bool hasVNNI(const PipelineOptions &opts);
+
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).
 mlir::LogicalResult buildGraphOptimizationPipeline(mlir::OpPassManager &pm,
                                                    const PipelineOptions &opts);

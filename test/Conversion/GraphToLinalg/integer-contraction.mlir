@@ -90,3 +90,27 @@ func.func @conv_depthwise_const(%x: tensor<1x3x4x4xi8>, %w: tensor<3x1x3x3xi8>) 
   %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 3 : i64} : (tensor<1x3x4x4xi8>, tensor<3x1x3x3xi8>, tensor<i8>, tensor<i8>) -> tensor<1x3x4x4xi32>
   return %0 : tensor<1x3x4x4xi32>
 }
+
+// -----
+
+// The blocked form: padded with the input's zero point, loops [n, ob, oh,
+// ow, o | cb, kh, kw, c] with the strides in the input's map, the filter
+// read [ob, cb, kh, kw, c, o], the int8 filter's zero point 0 (no subi).
+// CHECK-DAG: #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+// CHECK-DAG: #[[WMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+// CHECK-DAG: #[[YMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv_nchwc
+// CHECK: %[[ZP:.*]] = arith.constant -3 : i8
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZP]] : i8) outs(%{{.*}} : tensor<1x2x6x6x16xi8>)
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %arg0 into %[[FILL]][0, 0, 1, 1, 0] [1, 2, 5, 5, 16]
+// CHECK: linalg.generic {indexing_maps = [#[[XMAP]], #[[WMAP]], #[[YMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%[[PAD]], %arg1 : tensor<1x2x6x6x16xi8>, tensor<3x2x3x3x16x16xi8>)
+// CHECK: %[[X:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK: %[[XC:.*]] = arith.subi %[[X]], %{{.*}} : i32
+// CHECK: %[[W:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK: %[[P:.*]] = arith.muli %[[XC]], %[[W]] : i32
+// CHECK: arith.addi %{{.*}}, %[[P]] : i32
+func.func @conv_nchwc(%x: tensor<1x2x5x5x16xi8>, %w: tensor<3x2x3x3x16x16xi8>) -> tensor<1x3x2x2x16xi32> {
+  %z = graph.constant dense<-3> : tensor<i8>
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x2x5x5x16xi8>, tensor<3x2x3x3x16x16xi8>, tensor<i8>) -> tensor<1x3x2x2x16xi32>
+  return %0 : tensor<1x3x2x2x16xi32>
+}

@@ -56,3 +56,14 @@ func.func @fake_quantize(%x: tensor<2x3xf32>, %s: tensor<1x3xf32>, %z: tensor<i8
   %0 = graph.fake_quantize %x, %s, %z : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i8>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// The blocked integer convolution: [N, C/B, H, W, B] 8-bit input, [O/B,
+// C/B, KH, KW, B, B] int8 filter, one-value input zero point, int32 result.
+// CHECK-LABEL: func.func @conv_integer_nchwc
+// CHECK: graph.conv2d_integer_nchwc %{{.*}}, %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x9x9x16xui8>, tensor<3x2x3x3x16x16xi8>, tensor<1x1x1x1x1xui8>) -> tensor<1x3x5x5x16xi32>
+func.func @conv_integer_nchwc(%x: tensor<1x2x9x9x16xui8>, %w: tensor<3x2x3x3x16x16xi8>, %z: tensor<1x1x1x1x1xui8>) -> tensor<1x3x5x5x16xi32> {
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x9x9x16xui8>, tensor<3x2x3x3x16x16xi8>, tensor<1x1x1x1x1xui8>) -> tensor<1x3x5x5x16xi32>
+  return %0 : tensor<1x3x5x5x16xi32>
+}

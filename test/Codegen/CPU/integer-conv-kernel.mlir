@@ -1,0 +1,81 @@
+// Blocked integer convolution groups with constant int8 filters become
+// vpdpbusd-shaped kernels with vnni=true (IntegerConvKernel.cpp): the filter
+// packed as [O/16, CB*KH*KW*4, 64] bytes, the zero point's correction
+// (7 * 3 * 2*3*3*16 = 6048) per output channel, tiles of 6 output pixels
+// (flattened over rows: 25 = 4 tiles of 6 and one of 1) by 4 output blocks
+// (5 = 4 + 1), loops over cb, kh, kw, each step 4 groups of 4 input
+// channels broadcast from the padded input, the epilogue on the vectors.
+// Without vnni the generic stays.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 vnni=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=NOVNNI
+
+// CHECK-LABEL: func.func @conv_kernel
+// CHECK-DAG: %[[CORR:.*]] = arith.constant dense<6048> : tensor<80xi32>
+// CHECK-DAG: %[[PACKED:.*]] = arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<5x72x64xi8>
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1, 0] [1, 2, 5, 5, 16]
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c6
+// CHECK: scf.for %[[CB:.*]] = %c0 to %c2 step %c1 iter_args(
+// CHECK-SAME: -> (vector<16xi32>, vector<16xi32>,
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: vector.transfer_read %[[PAD]][%c0, %[[CB]], %{{.*}}, %{{.*}}, %c0], %{{.*}} : tensor<1x2x7x7x16xi8>, vector<4xi8>
+// CHECK: vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK: vector.transfer_read %[[PACKED]][%c0, %{{.*}}, %c0], %{{.*}} {in_bounds = [true]} : tensor<5x72x64xi8>, vector<64xi8>
+// CHECK: arith.extsi %{{.*}} : vector<64xi8> to vector<64xi32>
+// CHECK: vector.transfer_read %[[PACKED]][%c3, %{{.*}}, %c0]
+// CHECK: arith.extui %{{.*}} : vector<64xi8> to vector<64xi32>
+// CHECK: vector.shape_cast %{{.*}} : vector<64xi32> to vector<16x4xi32>
+// CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [1] : vector<16x4xi32> to vector<16xi32>
+// CHECK: vector.transfer_read %[[PAD]][%c0, %[[CB]], %{{.*}}, %{{.*}}, %c12]
+// CHECK: scf.yield
+// CHECK: vector.transfer_read %[[CORR]]
+// CHECK: arith.subi %{{.*}} : vector<16xi32>
+// CHECK: arith.sitofp %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<1x5x5x5x16xf32>
+// The tile of the fifth output block: one vector per row.
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// The tail of one pixel: 4 and 1 output blocks.
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}) -> (vector<16xi32>)
+// NOVNNI-LABEL: func.func @conv_kernel
+// NOVNNI-NOT: packed_int8_filter
+// NOVNNI-NOT: vector<16x4xi32>
+func.func @conv_kernel(%x: tensor<1x2x5x5x16xui8>) -> tensor<1x5x5x5x16xf32> {
+  %w = graph.constant dense<3> : tensor<5x2x3x3x16x16xi8>
+  %z = graph.constant dense<7> : tensor<ui8>
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %iz = graph.constant dense<0> : tensor<i32>
+  %0 = graph.fusion_group "contraction"(%x, %w, %z, %s, %iz) : (tensor<1x2x5x5x16xui8>, tensor<5x2x3x3x16x16xi8>, tensor<ui8>, tensor<f32>, tensor<i32>) -> tensor<1x5x5x5x16xf32> {
+  ^bb0(%a: tensor<1x2x5x5x16xui8>, %b: tensor<5x2x3x3x16x16xi8>, %az: tensor<ui8>, %sc: tensor<f32>, %zz: tensor<i32>):
+    %acc = graph.conv2d_integer_nchwc %a, %b, %az {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x5x5x16xui8>, tensor<5x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x5x5x5x16xi32>
+    %f = graph.dequantize %acc, %sc, %zz : (tensor<1x5x5x5x16xi32>, tensor<f32>, tensor<i32>) -> tensor<1x5x5x5x16xf32>
+    graph.yield %f : tensor<1x5x5x5x16xf32>
+  }
+  return %0 : tensor<1x5x5x5x16xf32>
+}
+
+// -----
+
+// A signed input has its sign bit flipped before the product; a filter
+// computed at run time is not packed: the generic stays.
+// CHECK-LABEL: func.func @s8_and_runtime_filter
+// CHECK: arith.constant dense<-128> : vector<64xi8>
+// CHECK: arith.xori %{{.*}} : vector<64xi8>
+// CHECK: vector.multi_reduction <add>
+// CHECK: linalg.generic
+// CHECK-NOT: vector<16x4xi32>
+func.func @s8_and_runtime_filter(%x: tensor<1x1x4x4x16xi8>, %wr: tensor<1x1x1x1x16x16xi8>) -> (tensor<1x1x4x4x16xi32>, tensor<1x1x4x4x16xi32>) {
+  %w = graph.constant dense<-2> : tensor<1x1x1x1x16x16xi8>
+  %z = graph.constant dense<0> : tensor<i8>
+  %0 = graph.fusion_group "contraction"(%x, %w, %z) : (tensor<1x1x4x4x16xi8>, tensor<1x1x1x1x16x16xi8>, tensor<i8>) -> tensor<1x1x4x4x16xi32> {
+  ^bb0(%a: tensor<1x1x4x4x16xi8>, %b: tensor<1x1x1x1x16x16xi8>, %az: tensor<i8>):
+    %acc = graph.conv2d_integer_nchwc %a, %b, %az {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x4x4x16xi8>, tensor<1x1x1x1x16x16xi8>, tensor<i8>) -> tensor<1x1x4x4x16xi32>
+    graph.yield %acc : tensor<1x1x4x4x16xi32>
+  }
+  %1 = graph.fusion_group "contraction"(%x, %wr, %z) : (tensor<1x1x4x4x16xi8>, tensor<1x1x1x1x16x16xi8>, tensor<i8>) -> tensor<1x1x4x4x16xi32> {
+  ^bb0(%a: tensor<1x1x4x4x16xi8>, %b: tensor<1x1x1x1x16x16xi8>, %az: tensor<i8>):
+    %acc = graph.conv2d_integer_nchwc %a, %b, %az {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x1x4x4x16xi8>, tensor<1x1x1x1x16x16xi8>, tensor<i8>) -> tensor<1x1x4x4x16xi32>
+    graph.yield %acc : tensor<1x1x4x4x16xi32>
+  }
+  return %0, %1 : tensor<1x1x4x4x16xi32>, tensor<1x1x4x4x16xi32>
+}
