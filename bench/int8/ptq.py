@@ -145,17 +145,17 @@ def main():
     with open(a.out + ".md", "w") as f:
         f.write("CPU: %s, %s\n\n" % (results["cpu"], results["date"]))
         f.write("| model | quantized / sites | SQNR dB | fp32 ms 1T | int8 ms 1T "
-                "| int8/fp32 1T | fp32 ms 2T | int8 ms 2T | compile s "
-                "fp32 / int8 |\n|---|---|---|---|---|---|---|---|---|\n")
+                "| speedup 1T | fp32 ms 2T | int8 ms 2T | speedup 2T "
+                "| compile s fp32 / int8 |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n")
         for name, r in results["models"].items():
             t = r["ms"]
             f.write("| %s | %d / %d | %.1f | %.2f | %.2f | %.2fx | %.2f | %.2f "
-                    "| %.1f / %.1f |\n" % (
+                    "| %.2fx | %.1f / %.1f |\n" % (
                         name, r["quantized"], r["sites"], r["sqnr_db"],
-                        t[1]["fp32"], t[1]["int8"],
-                        t[1]["int8"] / t[1]["fp32"], t[2]["fp32"],
-                        t[2]["int8"], r["compile_s"]["fp32"],
-                        r["compile_s"]["int8"]))
+                        t[1]["fp32"], t[1]["int8"], t[1]["fp32"] / t[1]["int8"],
+                        t[2]["fp32"], t[2]["int8"], t[2]["fp32"] / t[2]["int8"],
+                        r["compile_s"]["fp32"], r["compile_s"]["int8"]))
     print(open(a.out + ".md").read())
 
 

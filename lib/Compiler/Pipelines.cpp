@@ -132,9 +132,17 @@ static std::string cudaLoopsPipeline(const PipelineOptions &o) {
               : "");
 }
 
+static bool hasFeature(const PipelineOptions &o, StringRef feature) {
+  return llvm::is_contained(llvm::split(o.cpuFeatures, ','), feature);
+}
+
 bool hasVNNI(const PipelineOptions &o) {
-  return o.vectorBits == 512 &&
-         llvm::is_contained(llvm::split(o.cpuFeatures, ','), "avx512vnni");
+  return o.vectorBits == 512 && hasFeature(o, "avx512vnni");
+}
+
+bool hasInt16Pairs(const PipelineOptions &o) {
+  return !hasVNNI(o) && ((o.vectorBits == 256 && hasFeature(o, "avx2")) ||
+                         (o.vectorBits == 512 && hasFeature(o, "avx512bw")));
 }
 
 static std::string loopsPipeline(const PipelineOptions &o) {
@@ -156,6 +164,7 @@ static std::string loopsPipeline(const PipelineOptions &o) {
          // mlc-vectorize-kernels is left the pads' borders.
          " vectorize=true reassociate-fp-reductions=" + reassociate +
          (hasVNNI(o) ? " vnni=true" : "") +
+         (hasInt16Pairs(o) ? " int16-pairs=true" : "") +
          (o.inference ? " release-weights=true" : "") +
          "},mlc-pad-in-place,mlc-concat-in-place,mlc-vectorize-kernels{vector-"
          "bits=" +
@@ -242,7 +251,7 @@ static std::string llvmPipeline(const PipelineOptions &o) {
          "},mlc-merge-kernels{entry=" + o.entry +
          "},"
          "func.func(" +
-         (hasVNNI(o) ? "mlc-x86-vnni-dot," : "") +
+         (hasVNNI(o) || hasInt16Pairs(o) ? "mlc-x86-int-dot," : "") +
          "lower-vector-multi-reduction{lowering-strategy="
          "inner-reduction},convert-vector-to-scf{full-unroll},"
          "expand-strided-metadata,lower-affine),convert-scf-to-openmp,"

@@ -152,12 +152,15 @@ private:
 
   /// Whether a consumer's result `v` keeps the group's `last` result shape:
   /// its type too, except after an integer contraction, whose int32 sums
-  /// the epilogue dequantizes (and may quantize again).
+  /// the epilogue dequantizes (and may quantize again), and for a quantize
+  /// (a float kernel's result stored as the 8-bit input of the next
+  /// integer one).
   static bool sameShape(const Group &g, Value v, Value last) {
     if (v.getType() == last.getType())
       return true;
-    return isa<MatMulIntegerOp, Conv2DIntegerOp, Conv2DIntegerNchwcOp>(
-               g.ops.front()) &&
+    return (isa<MatMulIntegerOp, Conv2DIntegerOp, Conv2DIntegerNchwcOp>(
+                g.ops.front()) ||
+            isa<QuantizeOp>(v.getDefiningOp())) &&
            cast<ShapedType>(v.getType()).getShape() ==
                cast<ShapedType>(last.getType()).getShape();
   }

@@ -182,7 +182,8 @@ func.func @matmul_bias_gelu(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>, %b: t
 
 // An integer contraction's epilogue may change the element type (the
 // dequantize of its int32 sums, a quantize back to 8 bits): one group. A
-// float contraction's consumer of another type starts its own group.
+// float contraction's may quantize (the 8-bit input of the next integer
+// kernel), but other consumers of another type start their own group.
 // CHECK-LABEL: func.func @integer_epilogue
 // CHECK: graph.fusion_group "contraction"
 // CHECK-NEXT: ^bb0
@@ -194,11 +195,16 @@ func.func @matmul_bias_gelu(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>, %b: t
 // CHECK: graph.fusion_group "contraction"
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.quantize
+// CHECK-NEXT: graph.yield %{{.*}} : tensor<4x8xui8>
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.matmul
 // CHECK-NEXT: graph.yield %{{.*}} : tensor<4x8xf32>
 // CHECK: graph.fusion_group "elementwise"
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT: graph.quantize
-func.func @integer_epilogue(%x: tensor<4x6xui8>, %w: tensor<6x8xi8>, %xf: tensor<4x6xf32>, %wf: tensor<6x8xf32>) -> (tensor<4x8xui8>, tensor<4x8xui8>) {
+// CHECK-NEXT: graph.cast
+func.func @integer_epilogue(%x: tensor<4x6xui8>, %w: tensor<6x8xi8>, %xf: tensor<4x6xf32>, %wf: tensor<6x8xf32>) -> (tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xi32>) {
   %z = graph.constant dense<0> : tensor<ui8>
   %wz = graph.constant dense<0> : tensor<i8>
   %iz = graph.constant dense<0> : tensor<i32>
@@ -209,5 +215,7 @@ func.func @integer_epilogue(%x: tensor<4x6xui8>, %w: tensor<6x8xi8>, %xf: tensor
   %3 = graph.quantize %2, %s, %z : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
   %4 = graph.matmul %xf, %wf : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
   %5 = graph.quantize %4, %s, %z : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>
-  return %3, %5 : tensor<4x8xui8>, tensor<4x8xui8>
+  %6 = graph.matmul %xf, %wf : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+  %7 = graph.cast %6 {to = i32} : (tensor<4x8xf32>) -> tensor<4x8xi32>
+  return %3, %5, %7 : tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xi32>
 }

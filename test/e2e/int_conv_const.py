@@ -7,11 +7,12 @@ tails of the 6-pixel tiles; there are strides, dilations, asymmetric pads,
 a batch of 2, uint8 and int8 inputs with zero points at the ends of their
 ranges, epilogues that dequantize (per channel), add a residual, clamp and
 quantize again, and sizes large enough for both threaded forms (output
-blocks per task, bands of output rows) and one too small for threads.
+blocks per task, bands of output rows) and one too small for threads;
+and a float depthwise convolution quantized in its kernel's epilogue.
 
-  int_conv_const.py OUT            writes the model and data
-  int_conv_const.py --vnni M.ll    checks that each convolution's kernel
-                                   in the LLVM IR M.ll uses vpdpbusd
+  int_conv_const.py OUT               writes the model and data
+  int_conv_const.py --kernels M.ll S  counts the kernels of the LLVM IR
+                                      M.ll that contain the string S
 """
 import os
 import re
@@ -19,9 +20,9 @@ import sys
 
 import numpy as np
 
-if sys.argv[1] == "--vnni":
+if sys.argv[1] == "--kernels":
     # Kernels are functions @main_kernelN (and their threads' bodies
-    # @main_kernelN..omp_par): count the kernels that use vpdpbusd.
+    # @main_kernelN..omp_par): count the kernels that use the instruction.
     kernels, current = set(), None
     for line in open(sys.argv[2]):
         m = re.match(r"define .*@(main_kernel\d+)", line)
@@ -29,9 +30,9 @@ if sys.argv[1] == "--vnni":
             current = m.group(1)
         elif line.startswith("}"):
             current = None
-        elif current and "vpdpbusd" in line:
+        elif current and sys.argv[3] in line:
             kernels.add(current)
-    print("vpdpbusd kernels: %d" % len(kernels))
+    print("%s kernels: %d" % (sys.argv[3], len(kernels)))
     sys.exit(0)
 
 out = sys.argv[1]
@@ -159,6 +160,40 @@ for (name, shape, dt, zp, o, k, strides, pads, dil, epi) in cases:
     m = np.maximum(f + res, np.float32(-6.0))
     q = np.clip(np.round(m / 0.125) + 48, 0, 255).astype(np.uint8)
     np.save(os.path.join(out, "expected_%s.npy" % name), q)
+
+# A float depthwise convolution whose result is quantized to uint8 in its
+# kernel's epilogue (MobileNet's depthwise layers before an integer one):
+# small integer values, so the float sums are exact.
+name = "f32_dw_q"
+x = rng.integers(-8, 9, (1, 24, 9, 9)).astype(np.float32)
+w = rng.integers(-4, 5, (24, 1, 3, 3)).astype(np.float32)
+np.save(os.path.join(out, name + ".npy"), x)
+inputs.append(name)
+ref = np.zeros((1, 24, 9, 9), np.int64)
+xp = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+for i in range(3):
+    for j in range(3):
+        ref += xp[:, :, i:i + 9, j:j + 9] * w[:, 0, i, j].astype(
+            np.int64)[None, :, None, None]
+fty, qty = ty((1, 24, 9, 9), "f32"), ty((1, 24, 9, 9), "ui8")
+args.append("%%%s: %s {mlc.name = \"%s\"}" % (name, ty(x.shape, "f32"), name))
+body.append("  %%%s_w = graph.constant %s : %s" % (
+    name, dense(w), ty(w.shape, "f32")))
+body.append(
+    "  %%%s_c = graph.conv2d %%%s, %%%s_w {dilations = array<i64: 1, 1>, "
+    "groups = 24 : i64, pads = array<i64: 1, 1, 1, 1>, strides = "
+    "array<i64: 1, 1>} : (%s, %s) -> %s" % (name, name, name, ty(x.shape, "f32"),
+                                             ty(w.shape, "f32"), fty))
+body.append("  %%%s_qs = graph.constant dense<0.25> : tensor<f32>" % name)
+body.append("  %%%s_qz = graph.constant dense<100> : tensor<ui8>" % name)
+body.append(
+    "  %%%s_q = graph.quantize %%%s_c, %%%s_qs, %%%s_qz : (%s, tensor<f32>, "
+    "tensor<ui8>) -> %s" % (name, name, name, name, fty, qty))
+results.append("%%%s_q" % name)
+ret_types.append(qty)
+cases.append((name,))
+np.save(os.path.join(out, "expected_%s.npy" % name),
+        np.clip(np.round(ref / 0.25) + 100, 0, 255).astype(np.uint8))
 
 with open(os.path.join(out, "model.mlir"), "w") as fh:
     fh.write("func.func @main(%s)\n    -> (%s) {\n" % (

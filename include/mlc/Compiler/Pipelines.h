@@ -63,6 +63,9 @@ struct PipelineOptions {
 /// The CPU target has AVX-512 VNNI with 512-bit vectors: the integer
 /// matmul and convolution kernels are vpdpbusd loops.
 bool hasVNNI(const PipelineOptions &opts);
+/// Without VNNI, AVX2 with 256-bit vectors or AVX-512BW with 512-bit ones:
+/// the integer kernels multiply 16-bit pairs (vpmaddwd).
+bool hasInt16Pairs(const PipelineOptions &opts);
 
 /// Graph-level optimizations for `opts.optLevel` (empty at -O0).
 mlir::LogicalResult buildGraphOptimizationPipeline(mlir::OpPassManager &pm,

@@ -1,31 +1,33 @@
-//===- IntegerConvKernel.cpp - blocked u8 x s8 convolution on VNNI --------===//
+//===- IntegerConvKernel.cpp - blocked u8 x s8 convolution ----------------===//
 //
 // graph.conv2d_integer_nchwc's generic (loops [n, ob, oh, ow, o | cb, kh,
-// kw, c], 16-channel blocks) with constant int8 weights whose zero point is
+// kw, c], B-channel blocks) with constant int8 weights whose zero point is
 // 0, an 8-bit input with a constant zero point zx, and an optional
 // elementwise epilogue (the dequantize, bias, residual, activation and
-// quantize of a quantized network):
+// quantize of a quantized network), on VNNI or int16 pairs
+// (IntegerKernelUtils.h):
 //
 //   sum (x - zx) w = sum x' w - (zx + s) sum(w)[o]
 //
-// x' is x as uint8 (s = 128 flips a signed x's sign bit, else 0), and the
-// input is padded with zx, so the correction is the same at the borders.
-// The 16 input channels of a block are contiguous at each pixel: 4 of them
-// are the 4 bytes vpdpbusd multiplies into each int32 lane, broadcast to
-// every lane, while the packed weights hold the 16 output channels of a
-// block (one zmm of sums) times 4 input channels:
+// The input is padded with zx, so the correction is the same at the
+// borders. The B input channels of a block are contiguous at each pixel:
+// g of them (4 bytes for vpdpbusd, 2 for vpmaddwd) are what one dot step
+// multiplies into each int32 lane, broadcast to every lane, while the packed
+// weights hold L output channels (one vector of sums) times g input
+// channels:
 //
-//   packed[ob][((cb * KH + kh) * KW + kw) * 4 + c4][16 x 4 bytes]
+//   packed[ob * B / L + v][((cb * KH + kh) * KW + kw) * B / g + c / g][L x g]
 //
 //   for pixel tiles of mr output pixels (flattened over oh and ow):
-//     for ob0 in OB step nv:
+//     for vector tiles of nv (L channels each):
 //       acc[mr][nv] = 0
-//       for cb, kh, kw, c4: acc[i][j] = vpdpbusd(acc[i][j],
-//           x'[n, cb, ih_i + kh, iw_i + kw, 4 c4 : +4], packed[ob0 + j][..])
-//       out[n, ob0 + j, oh_i, ow_i, :] = epilogue(acc[i][j] - corr)
+//       for cb, kh, kw, c in steps of g: acc[i][j] = dot(acc[i][j],
+//           x'[n, cb, ih_i + kh, iw_i + kw, c : +g], packed[..][..])
+//       out[n, ob, oh_i, ow_i, lanes of j] = epilogue(acc[i][j] - corr)
 //
-// Threads take whole output blocks of nv when there are enough of them, else
-// bands of output rows. Exact: the int32 sums wrap as the generic's.
+// mr x nv is 6 x 4 with 32 vector registers, 4 x 2 with 16. Threads take
+// whole output blocks when there are enough of them, else bands of output
+// rows. Exact: the int32 sums wrap as the generic's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,18 +50,17 @@ using namespace mlc::codegen::int8;
 
 namespace {
 
-constexpr int64_t kRows = 6;    // mr: output pixels per tile
-constexpr int64_t kVectors = 4; // nv: output blocks per tile
 /// Tasks wanted when threads split the output rows into bands.
 constexpr int64_t kBands = 8;
 
 struct Plan {
   linalg::GenericOp op, epilogue;
   SmallVector<EpilogueInput> epilogueInputs;
-  Value input; // padded [N, CB, HP, WP, 16]
+  Value input; // padded [N, CB, HP, WP, B]
   ByteOperand x;
-  graph::HostTensor weights; // [OB, CB, KH, KW, 16, 16]
+  graph::HostTensor weights; // [OB, CB, KH, KW, B, B]
   int64_t batch = 0, ob = 0, oh = 0, ow = 0, cb = 0, kh = 0, kw = 0;
+  int64_t block = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
 };
 
@@ -92,9 +93,8 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
   auto outType = cast<RankedTensorType>(op.getResult(0).getType());
   auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
   if (!outType.getElementType().isInteger(32) || !outType.hasStaticShape() ||
-      outType.getRank() != 5 || outType.getDimSize(4) != kLanes || !inType ||
-      !inType.hasStaticShape() || inType.getRank() != 5 ||
-      inType.getDimSize(4) != kLanes)
+      outType.getRank() != 5 || !inType || !inType.hasStaticShape() ||
+      inType.getRank() != 5 || inType.getDimSize(4) != outType.getDimSize(4))
     return false;
   MLIRContext *ctx = op.getContext();
   auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -136,6 +136,7 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
     plan->cb = ws[1];
     plan->kh = ws[2];
     plan->kw = ws[3];
+    plan->block = os[4];
     plan->stride[0] = *s0;
     plan->stride[1] = *s1;
     plan->dilation[0] = *d0;
@@ -146,19 +147,24 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
 
 class Emitter {
 public:
-  Emitter(RewriterBase &b, Plan &p, int64_t parallelMinWork)
-      : b(b), p(p), loc(p.op.getLoc()), ctx(b.getContext()),
-        parallelMinWork(parallelMinWork) {}
+  Emitter(RewriterBase &b, Plan &p, const DotKind &kind,
+          int64_t parallelMinWork)
+      : b(b), p(p), kind(kind), loc(p.op.getLoc()), ctx(b.getContext()),
+        parallelMinWork(parallelMinWork),
+        // rows * vectors accumulators, rows broadcasts and a weight vector.
+        tileRows(kind.registers >= 32 ? 6 : 4),
+        vectors(kind.registers >= 32 ? 4 : 2) {}
 
   Value run(Value dest);
 
 private:
-  /// Where the tiles of a loop nest write: the output blocks [obBegin,
-  /// obBegin + obCount) and the rows [ohBegin, ohBegin + band), into a
-  /// destination whose indices start at (destOb, destOh) in the output.
+  /// Where the tiles of a loop nest write: the output vectors [vBegin,
+  /// vBegin + vCount) (L channels each, B / L per block) and the rows
+  /// [ohBegin, ohBegin + band), into a destination whose indices start at
+  /// (destOb, destOh) in the output.
   struct Range {
-    Value n, obBegin, ohBegin, destOb, destOh;
-    int64_t obCount = 0, band = 0;
+    Value n, vBegin, ohBegin, destOb, destOh;
+    int64_t vCount = 0, band = 0;
   };
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -168,52 +174,38 @@ private:
   AffineExpr d(unsigned i) { return getAffineDimExpr(i, ctx); }
   void packConstants();
   Value pixels(Value dest, const Range &r);
-  Value outputBlocks(Value dest, const Range &r, Value p0, int64_t rows);
-  Value tile(Value dest, const Range &r, Value p0, int64_t rows, Value ob0,
+  Value outputVectors(Value dest, const Range &r, Value p0, int64_t rows);
+  Value tile(Value dest, const Range &r, Value p0, int64_t rows, Value v0,
              int64_t vecs);
-  /// for i in [0, extent) step `step`, carrying `dest`.
+  /// for i in [from, to) step `step`, carrying `dest`.
   Value loop(Value dest, int64_t from, int64_t to, int64_t step,
              function_ref<Value(Value, Value)> body);
 
   RewriterBase &b;
   Plan &p;
+  DotKind kind;
   Location loc;
   MLIRContext *ctx;
   int64_t parallelMinWork;
-  Value packed, correction; // [OB, KSTEPS, 64] i8, [OB * 16] i32
-  int64_t ksteps = 0;
+  int64_t tileRows, vectors;
+  Value packed, correction;
+  int64_t stepsPerTap = 0; // dot steps per (cb, kh, kw): B / g
 };
 
 void Emitter::packConstants() {
-  ksteps = p.cb * p.kh * p.kw * 4;
-  auto packedType =
-      RankedTensorType::get({p.ob, ksteps, 4 * kLanes}, b.getI8Type());
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocate(packedType.getNumElements(), 1);
-  MutableArrayRef<char> out = blob.getMutableData();
+  int64_t taps = p.cb * p.kh * p.kw, blk = p.block;
+  stepsPerTap = blk / kind.group;
+  // Column ob * B + o, reduction index t * B + c for tap t = (cb, kh, kw).
+  PackedWeights weights(kind, p.ob * blk / kind.lanes, taps * blk);
   ArrayRef<int8_t> w = p.weights.values<int8_t>();
-  std::vector<int32_t> corr(p.ob * kLanes, 0);
-  int64_t zp = unsignedZeroPoint(p.x);
-  int64_t taps = p.cb * p.kh * p.kw; // (cb, kh, kw) flattened
   for (int64_t ob = 0; ob < p.ob; ++ob)
-    for (int64_t o = 0; o < kLanes; ++o) {
-      int64_t sum = 0;
-      for (int64_t t = 0; t < taps; ++t)
-        for (int64_t c = 0; c < kLanes; ++c) {
-          int8_t v = w[(((ob * taps + t) * kLanes) + c) * kLanes + o];
-          sum += v;
-          out[((ob * ksteps + t * 4 + c / 4) * kLanes + o) * 4 + c % 4] =
-              char(v);
-        }
-      corr[ob * kLanes + o] = int32_t(uint32_t(zp * sum));
-    }
-  packed = arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(packedType, "packed_int8_filter",
-                                     std::move(blob)));
-  auto corrType = RankedTensorType::get({p.ob * kLanes}, b.getI32Type());
-  correction = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(corrType, ArrayRef<int32_t>(corr)));
+    for (int64_t t = 0; t < taps; ++t)
+      for (int64_t c = 0; c < blk; ++c)
+        for (int64_t o = 0; o < blk; ++o)
+          weights.set(ob * blk + o, t * blk + c,
+                      w[((ob * taps + t) * blk + c) * blk + o]);
+  packed = weights.packed(b, loc, "packed_int8_filter");
+  correction = weights.correction(b, loc, p.x);
 }
 
 Value Emitter::loop(Value dest, int64_t from, int64_t to, int64_t step,
@@ -228,7 +220,7 @@ Value Emitter::loop(Value dest, int64_t from, int64_t to, int64_t step,
 }
 
 Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
-                    Value ob0, int64_t vecs) {
+                    Value v0, int64_t vecs) {
   // Each row's output pixel and the input pixel its window starts at.
   SmallVector<Value> ohs, ows, ihs, iws;
   for (int64_t i = 0; i < rows; ++i) {
@@ -237,16 +229,12 @@ Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
     ihs.push_back(apply(d(0) * p.stride[0], {ohs.back()}));
     iws.push_back(apply(d(0) * p.stride[1], {ows.back()}));
   }
-  auto accType = VectorType::get({kLanes}, b.getI32Type());
-  auto bytesType = VectorType::get({4 * kLanes}, b.getI8Type());
+  auto accType = VectorType::get({kind.lanes}, b.getI32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
-  SmallVector<Value> accs(rows * vecs, zero);
   // for cb, kh, kw: the accumulators carried through all three loops.
   SmallVector<scf::ForOp> loops;
-  int64_t extents[3] = {p.cb, p.kh, p.kw};
-  SmallVector<Value> ivs;
-  SmallVector<Value> carried = accs;
-  for (int64_t extent : extents) {
+  SmallVector<Value> ivs, carried(rows * vecs, zero);
+  for (int64_t extent : {p.cb, p.kh, p.kw}) {
     auto forOp =
         scf::ForOp::create(b, loc, cst(0), cst(extent), cst(1), carried);
     if (!loops.empty())
@@ -258,93 +246,95 @@ Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
                    forOp.getRegionIterArgs().end());
   }
   Value cbIv = ivs[0], khIv = ivs[1], kwIv = ivs[2];
-  Value kBase =
-      apply(((d(0) * p.kh + d(1)) * p.kw + d(2)) * 4, {cbIv, khIv, kwIv});
-  Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
+  Value stepBase = apply(((d(0) * p.kh + d(1)) * p.kw + d(2)) * stepsPerTap,
+                         {cbIv, khIv, kwIv});
   SmallVector<Value> rowIh, rowIw;
   for (int64_t i = 0; i < rows; ++i) {
     rowIh.push_back(apply(d(0) + d(1) * p.dilation[0], {ihs[i], khIv}));
     rowIw.push_back(apply(d(0) + d(1) * p.dilation[1], {iws[i], kwIv}));
   }
-  for (int64_t c4 = 0; c4 < 4; ++c4) {
+  for (int64_t s = 0; s < stepsPerTap; ++s) {
     SmallVector<Value> xs, ws;
     for (int64_t i = 0; i < rows; ++i)
-      xs.push_back(broadcastWord(
-          b, loc, p.input, {r.n, cbIv, rowIh[i], rowIw[i], cst(4 * c4)}, p.x));
-    Value k = apply(d(0) + c4, {kBase});
+      xs.push_back(broadcastGroup(
+          b, loc, kind, p.input,
+          {r.n, cbIv, rowIh[i], rowIw[i], cst(s * kind.group)}, p.x));
+    Value step = apply(d(0) + s, {stepBase});
     for (int64_t j = 0; j < vecs; ++j)
       ws.push_back(
-          widenWeights(b, loc,
-                       vector::TransferReadOp::create(
-                           b, loc, bytesType, packed,
-                           ValueRange{apply(d(0) + j, {ob0}), k, cst(0)},
-                           i8zero, ArrayRef<bool>{true})));
+          readWeights(b, loc, kind, packed, apply(d(0) + j, {v0}), step));
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < vecs; ++j)
         carried[i * vecs + j] =
-            byteDot(b, loc, carried[i * vecs + j], xs[i], ws[j]);
+            dotStep(b, loc, kind, carried[i * vecs + j], xs[i], ws[j]);
   }
   scf::YieldOp::create(b, loc, carried);
   b.setInsertionPointAfter(loops.front());
   ValueRange sums = loops.front().getResults();
-  Value lane0 = cst(0);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < vecs; ++j) {
-      Value obj = apply(d(0) + j, {ob0});
-      Value col = apply(d(0) * kLanes, {obj});
-      SmallVector<Value> at = {r.n, obj, ohs[i], ows[i], lane0};
+      // Vector v0 + j: channels [col, col + L) of block col / B.
+      Value col = apply((d(0) + j) * kind.lanes, {v0});
+      Value obj = apply(d(0).floorDiv(p.block), {col});
+      Value lane = apply(d(0) % p.block, {col});
+      SmallVector<Value> at = {r.n, obj, ohs[i], ows[i], lane};
       SmallVector<Value> destAt = {r.n, apply(d(0) - d(1), {obj, r.destOb}),
                                    apply(d(0) - d(1), {ohs[i], r.destOh}),
-                                   ows[i], lane0};
-      dest = writeResult(b, loc, dest, sums[i * vecs + j], correction, col,
-                         p.epilogue, p.epilogueInputs, at, destAt,
+                                   ows[i], lane};
+      dest = writeResult(b, loc, kind, dest, sums[i * vecs + j], correction,
+                         col, p.epilogue, p.epilogueInputs, at, destAt,
                          /*inBounds=*/true);
     }
   return dest;
 }
 
-Value Emitter::outputBlocks(Value dest, const Range &r, Value p0,
-                            int64_t rows) {
-  int64_t full = r.obCount / kVectors * kVectors;
-  auto at = [&](int64_t from) { return apply(d(0) + from, {r.obBegin}); };
-  dest = loop(dest, 0, full, kVectors, [&](Value j, Value dst) {
-    return tile(dst, r, p0, rows, apply(d(0) + d(1), {r.obBegin, j}), kVectors);
+Value Emitter::outputVectors(Value dest, const Range &r, Value p0,
+                             int64_t rows) {
+  int64_t full = r.vCount / vectors * vectors;
+  dest = loop(dest, 0, full, vectors, [&](Value j, Value dst) {
+    return tile(dst, r, p0, rows, apply(d(0) + d(1), {r.vBegin, j}), vectors);
   });
-  if (full < r.obCount)
-    dest = tile(dest, r, p0, rows, at(full), r.obCount - full);
+  if (full < r.vCount)
+    dest = tile(dest, r, p0, rows, apply(d(0) + full, {r.vBegin}),
+                r.vCount - full);
   return dest;
 }
 
 Value Emitter::pixels(Value dest, const Range &r) {
-  int64_t count = r.band * p.ow, full = count / kRows * kRows;
-  dest = loop(dest, 0, full, kRows, [&](Value p0, Value dst) {
-    return outputBlocks(dst, r, p0, kRows);
+  int64_t count = r.band * p.ow, full = count / tileRows * tileRows;
+  dest = loop(dest, 0, full, tileRows, [&](Value p0, Value dst) {
+    return outputVectors(dst, r, p0, tileRows);
   });
   if (full < count)
-    dest = outputBlocks(dest, r, cst(full), count - full);
+    dest = outputVectors(dest, r, cst(full), count - full);
   return dest;
 }
 
 Value Emitter::run(Value dest) {
   packConstants();
-  int64_t work = p.batch * p.ob * p.oh * p.ow * kLanes * ksteps * 4;
+  int64_t work =
+      p.batch * p.ob * p.oh * p.ow * p.block * p.cb * p.kh * p.kw * p.block;
   bool threaded = parallelMinWork > 0 && work >= parallelMinWork;
+  int64_t vectorsPerBlock = p.block / kind.lanes;
+  int64_t blocksPerTile = std::max<int64_t>(1, vectors / vectorsPerBlock);
   return loop(dest, 0, p.batch, 1, [&](Value n, Value dst) -> Value {
-    Range whole{n, cst(0), cst(0), cst(0), cst(0), p.ob, p.oh};
+    Range whole{n,   cst(0), cst(0), cst(0), cst(0), p.ob * vectorsPerBlock,
+                p.oh};
     if (!threaded)
       return pixels(dst, whole);
     // Whole tiles of output blocks per task when there are enough of them
     // (every pixel then flattened into rows), else bands of output rows.
-    if (p.ob % kVectors == 0 && p.ob / kVectors >= 4)
+    if (p.ob % blocksPerTile == 0 && p.ob / blocksPerTile >= 4)
       return forallOverSlices(
           b, loc, dst, 1, p.ob,
           [&](Value ob0, Value slice) {
             Range r = whole;
-            r.obBegin = r.destOb = ob0;
-            r.obCount = kVectors;
+            r.destOb = ob0;
+            r.vBegin = apply(d(0) * vectorsPerBlock, {ob0});
+            r.vCount = blocksPerTile * vectorsPerBlock;
             return pixels(slice, r);
           },
-          kVectors);
+          blocksPerTile);
     int64_t band = 1;
     for (int64_t v = p.oh / kBands; v > 1; --v)
       if (p.oh % v == 0) {
@@ -369,7 +359,8 @@ FailureOr<bool>
 mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
                                     graph::FusionGroupOp group,
                                     const KernelOptions &options) {
-  if (!options.vnni)
+  std::optional<DotKind> kind = dotKind(options);
+  if (!kind)
     return false;
   std::optional<KernelRoot> kr =
       matchKernelRoot(group, [&](linalg::GenericOp op) {
@@ -379,6 +370,9 @@ mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
     return false;
   Plan plan;
   isIntegerConv(group, kr->op, &plan);
+  // Blocks of whole vectors, and of whole dot steps.
+  if (plan.block % kind->lanes != 0 || plan.block % kind->group != 0)
+    return false;
   plan.epilogue = kr->epilogue;
   if (plan.epilogue) {
     std::optional<SmallVector<EpilogueInput>> ins =
@@ -391,7 +385,8 @@ mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(root);
   Value dest = root.getDpsInits()[0];
-  Value result = Emitter(rewriter, plan, options.parallelMinWork).run(dest);
+  Value result =
+      Emitter(rewriter, plan, *kind, options.parallelMinWork).run(dest);
   rewriter.replaceOp(root, result);
   return true;
 }

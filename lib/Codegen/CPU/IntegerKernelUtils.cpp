@@ -8,7 +8,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlc::codegen;
@@ -45,6 +48,27 @@ std::optional<BlockArgument> extendedArg(Value v, bool &isSigned,
 
 } // namespace
 
+Type DotKind::weightType(MLIRContext *ctx) const {
+  return IntegerType::get(ctx, pairs() ? 16 : 8);
+}
+
+VectorType DotKind::operandType(MLIRContext *ctx) const {
+  return VectorType::get({lanes * group}, weightType(ctx));
+}
+
+std::optional<DotKind> mlc::codegen::int8::dotKind(const KernelOptions &o) {
+  DotKind kind;
+  kind.lanes = o.vectorBits / 32;
+  kind.registers = o.vectorRegisters;
+  if (o.vnni && o.vectorBits == 512)
+    return kind;
+  if (o.int16Pairs && (o.vectorBits == 256 || o.vectorBits == 512)) {
+    kind.group = 2;
+    return kind;
+  }
+  return std::nullopt;
+}
+
 bool mlc::codegen::int8::isByteDotBody(linalg::GenericOp op, ByteOperand &x) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;
@@ -64,40 +88,96 @@ bool mlc::codegen::int8::isByteDotBody(linalg::GenericOp op, ByteOperand &x) {
          wArg->getArgNumber() == 1 && wSigned && wz == 0;
 }
 
-Value mlc::codegen::int8::broadcastWord(OpBuilder &b, Location loc, Value src,
-                                        ValueRange indices,
-                                        const ByteOperand &x) {
-  auto accType = VectorType::get({kLanes}, b.getI32Type());
-  auto bytesType = VectorType::get({4 * kLanes}, b.getI8Type());
+PackedWeights::PackedWeights(const DotKind &kind, int64_t tiles,
+                             int64_t reduction)
+    : tiles(tiles), steps(llvm::divideCeil(reduction, kind.group)), kind(kind),
+      values(tiles * steps * kind.lanes * kind.group, 0),
+      sums(tiles * kind.lanes, 0) {}
+
+void PackedWeights::set(int64_t col, int64_t k, int8_t v) {
+  int64_t g = kind.group, l = kind.lanes;
+  values[((col / l * steps + k / g) * l + col % l) * g + k % g] = v;
+  sums[col] += v;
+}
+
+Value PackedWeights::packed(OpBuilder &b, Location loc, StringRef name) {
+  int64_t width = kind.pairs() ? 2 : 1;
+  auto type = RankedTensorType::get({tiles, steps, kind.lanes * kind.group},
+                                    kind.weightType(b.getContext()));
+  AsmResourceBlob blob =
+      HeapAsmResourceBlob::allocate(values.size() * width, width);
+  MutableArrayRef<char> out = blob.getMutableData();
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (width == 1)
+      out[i] = char(int8_t(values[i]));
+    else
+      std::memcpy(&out[2 * i], &values[i], 2);
+  }
+  return arith::ConstantOp::create(
+      b, loc, DenseResourceElementsAttr::get(type, name, std::move(blob)));
+}
+
+Value PackedWeights::correction(OpBuilder &b, Location loc,
+                                const ByteOperand &x) {
+  int64_t zp = unsignedZeroPoint(x);
+  std::vector<int32_t> corr;
+  for (int64_t sum : sums)
+    corr.push_back(int32_t(uint32_t(zp * sum)));
+  auto type = RankedTensorType::get({int64_t(corr.size())}, b.getI32Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(type, ArrayRef<int32_t>(corr)));
+}
+
+Value mlc::codegen::int8::broadcastGroup(OpBuilder &b, Location loc,
+                                         const DotKind &kind, Value src,
+                                         ValueRange indices,
+                                         const ByteOperand &x) {
+  MLIRContext *ctx = b.getContext();
+  auto bytesType = VectorType::get({kind.group}, b.getI8Type());
   Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  Value four = vector::TransferReadOp::create(
-      b, loc, VectorType::get({4}, b.getI8Type()), src, indices, i8zero,
-      ArrayRef<bool>{false});
-  Value word = vector::BitCastOp::create(
-      b, loc, VectorType::get({1}, b.getI32Type()), four);
-  Value scalar = vector::ExtractOp::create(b, loc, word, 0);
-  Value bytes = vector::BitCastOp::create(
-      b, loc, bytesType, vector::BroadcastOp::create(b, loc, accType, scalar));
+  Value bytes = vector::TransferReadOp::create(b, loc, bytesType, src, indices,
+                                               i8zero, ArrayRef<bool>{false});
+  // Signed bytes as uint8: the sign bit flipped (x + 128).
   if (x.isSigned)
     bytes = arith::XOrIOp::create(
         b, loc, bytes,
         arith::ConstantOp::create(
             b, loc,
             DenseElementsAttr::get(bytesType, b.getI8IntegerAttr(-128))));
-  return bytes;
+  if (kind.pairs())
+    bytes = arith::ExtUIOp::create(b, loc, VectorType::get({2}, b.getI16Type()),
+                                   bytes);
+  Value word = vector::BitCastOp::create(
+      b, loc, VectorType::get({1}, b.getI32Type()), bytes);
+  Value scalar = vector::ExtractOp::create(b, loc, word, 0);
+  Value splat = vector::BroadcastOp::create(
+      b, loc, VectorType::get({kind.lanes}, b.getI32Type()), scalar);
+  return vector::BitCastOp::create(b, loc, kind.operandType(ctx), splat);
 }
 
-Value mlc::codegen::int8::widenWeights(OpBuilder &b, Location loc,
-                                       Value bytes) {
+Value mlc::codegen::int8::readWeights(OpBuilder &b, Location loc,
+                                      const DotKind &kind, Value packed,
+                                      Value tile, Value step) {
+  MLIRContext *ctx = b.getContext();
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(kind.weightType(ctx), 0));
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value w = vector::TransferReadOp::create(b, loc, kind.operandType(ctx),
+                                           packed, ValueRange{tile, step, c0},
+                                           zero, ArrayRef<bool>{true});
   return arith::ExtSIOp::create(
-      b, loc, VectorType::get({4 * kLanes}, b.getI32Type()), bytes);
+      b, loc, VectorType::get({kind.lanes * kind.group}, b.getI32Type()), w);
 }
 
-Value mlc::codegen::int8::byteDot(OpBuilder &b, Location loc, Value acc,
-                                  Value xBytes, Value wWide) {
-  auto wide = VectorType::get({4 * kLanes}, b.getI32Type());
-  auto groups = VectorType::get({kLanes, 4}, b.getI32Type());
-  Value xWide = arith::ExtUIOp::create(b, loc, wide, xBytes);
+Value mlc::codegen::int8::dotStep(OpBuilder &b, Location loc,
+                                  const DotKind &kind, Value acc, Value x,
+                                  Value wWide) {
+  auto wide = cast<VectorType>(wWide.getType());
+  auto groups = VectorType::get({kind.lanes, kind.group}, b.getI32Type());
+  // The x of pairs is int16 of 0..255: sign extension keeps it.
+  Value xWide = kind.pairs()
+                    ? arith::ExtSIOp::create(b, loc, wide, x).getResult()
+                    : arith::ExtUIOp::create(b, loc, wide, x).getResult();
   Value prod = arith::MulIOp::create(b, loc, xWide, wWide);
   Value grouped = vector::ShapeCastOp::create(b, loc, groups, prod);
   return vector::MultiDimReductionOp::create(b, loc, grouped, acc,
@@ -105,13 +185,14 @@ Value mlc::codegen::int8::byteDot(OpBuilder &b, Location loc, Value acc,
                                              vector::CombiningKind::ADD);
 }
 
-Value mlc::codegen::int8::writeResult(OpBuilder &b, Location loc, Value dest,
+Value mlc::codegen::int8::writeResult(OpBuilder &b, Location loc,
+                                      const DotKind &kind, Value dest,
                                       Value sum, Value correction, Value col,
                                       linalg::GenericOp epilogue,
                                       ArrayRef<EpilogueInput> epilogueInputs,
                                       ArrayRef<Value> at,
                                       ArrayRef<Value> destAt, bool inBounds) {
-  auto accType = VectorType::get({kLanes}, b.getI32Type());
+  auto accType = VectorType::get({kind.lanes}, b.getI32Type());
   Value c = vector::TransferReadOp::create(
       b, loc, accType, correction, ValueRange{col},
       arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)),
@@ -121,8 +202,9 @@ Value mlc::codegen::int8::writeResult(OpBuilder &b, Location loc, Value dest,
     SmallVector<Value> args;
     for (const EpilogueInput &in : epilogueInputs)
       args.push_back(
-          in.tensor ? readEpilogueInput(b, loc, in, at, kLanes, inBounds) : v);
-    v = replayOnVectors(b, loc, epilogue.getRegion().front(), args, kLanes);
+          in.tensor ? readEpilogueInput(b, loc, in, at, kind.lanes, inBounds)
+                    : v);
+    v = replayOnVectors(b, loc, epilogue.getRegion().front(), args, kind.lanes);
   }
   return vector::TransferWriteOp::create(b, loc, v, dest, destAt,
                                          ArrayRef<bool>{inBounds})

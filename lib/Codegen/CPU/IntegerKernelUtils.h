@@ -1,9 +1,17 @@
 //===- IntegerKernelUtils.h - shared parts of the int8 kernels --*- C++ -*-===//
 //
-// What the VNNI matmul and convolution kernels share: recognizing the
-// integer contraction's body, the byte operands of vpdpbusd, the dot step
-// as pure vector ops, and the epilogue applied to the corrected sums
-// (IntegerKernelUtils.cpp).
+// What the integer matmul and convolution kernels share: the two forms of
+// their dot step, recognizing the integer contraction's body, the packed
+// weights and the zero point's correction, the broadcast input bytes, and
+// the epilogue applied to the corrected sums (IntegerKernelUtils.cpp).
+//
+// Both kernels compute sum (x - zx) w over 8-bit x and constant int8 w as
+// sum x' w - (zx + s) sum(w), x' the input as uint8 (a signed x has its sign
+// bit flipped, s = 128): the correction is a constant per output column.
+// Each int32 lane of an accumulator takes `group` reduction elements per
+// step: 4 uint8 x int8 products (AVX-512 VNNI vpdpbusd), or 2 int16 x int16
+// products of the bytes widened (vpmaddwd on AVX2 or AVX-512BW, which cannot
+// saturate, unlike vpmaddubsw's int16 sums of uint8 x int8 pairs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +24,21 @@
 
 namespace mlc::codegen::int8 {
 
-/// int32 lanes of a zmm register; each takes 4 bytes of the reduction.
-constexpr int64_t kLanes = 16;
+/// How the integer kernels of a target multiply.
+struct DotKind {
+  int64_t lanes = 16; // int32 lanes of a vector register
+  int64_t group = 4;  // reduction elements per lane and step
+  int64_t registers = 32;
+  bool pairs() const { return group == 2; }
+  /// The packed weights' element type: i8, or i16 for pairs.
+  mlir::Type weightType(mlir::MLIRContext *ctx) const;
+  /// The vector of one step's x (broadcast) or weights: lanes * group.
+  mlir::VectorType operandType(mlir::MLIRContext *ctx) const;
+};
+
+/// The kind the options give (VNNI with 512-bit vectors, or pairs with 256
+/// or 512), if any.
+std::optional<DotKind> dotKind(const KernelOptions &options);
 
 /// The 8-bit lhs of an integer contraction's body: its signedness and
 /// constant zero point.
@@ -26,40 +47,61 @@ struct ByteOperand {
   int64_t zeroPoint = 0;
 };
 
-/// Whether `op`'s body is acc + (ext(x) - zx) * sext(w) with x input 0, w
-/// input 1 (int8, zero point 0) and zx a constant (or absent): what
-/// vpdpbusd computes once x is read as uint8. Fills `x`.
-bool isByteDotBody(mlir::linalg::GenericOp op, ByteOperand &x);
-
-/// The zero point of x as the uint8 bytes the kernel reads: a signed x is
-/// read with its sign bit flipped (x + 128).
+/// The zero point of x as the uint8 bytes the kernels read.
 inline int64_t unsignedZeroPoint(const ByteOperand &x) {
   return x.zeroPoint + (x.isSigned ? 128 : 0);
 }
 
-/// 4 bytes of `src` from `indices` on (the last index the first byte),
-/// broadcast to every lane as a vector<64xi8> of uint8 values.
-mlir::Value broadcastWord(mlir::OpBuilder &b, mlir::Location loc,
-                          mlir::Value src, mlir::ValueRange indices,
-                          const ByteOperand &x);
+/// Whether `op`'s body is acc + (ext(x) - zx) * sext(w) with x input 0, w
+/// input 1 (int8, zero point 0) and zx a constant (or absent). Fills `x`.
+bool isByteDotBody(mlir::linalg::GenericOp op, ByteOperand &x);
 
-/// 64 packed weight bytes sign-extended, the dot's right operand.
-mlir::Value widenWeights(mlir::OpBuilder &b, mlir::Location loc,
-                         mlir::Value bytes);
+/// Weights packed as [tiles, steps, lanes * group] (column `col` in tile
+/// col / lanes, reduction index k in step k / group) and the correction per
+/// column, built as constants.
+class PackedWeights {
+public:
+  PackedWeights(const DotKind &kind, int64_t tiles, int64_t reduction);
+  void set(int64_t col, int64_t k, int8_t v);
+  /// [tiles, steps, lanes * group] i8 or i16, and [tiles * lanes] i32:
+  /// (zx + s) times each column's sum.
+  mlir::Value packed(mlir::OpBuilder &b, mlir::Location loc,
+                     llvm::StringRef name);
+  mlir::Value correction(mlir::OpBuilder &b, mlir::Location loc,
+                         const ByteOperand &x);
+  int64_t tiles = 0, steps = 0;
 
-/// acc + the sums of 4 products of the uint8 `xBytes` and the widened
-/// weights per lane, as pure vector ops (bufferization needs known
-/// effects): mlc-x86-vnni-dot makes them one vpdpbusd once the buffers are
-/// there.
-mlir::Value byteDot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
-                    mlir::Value xBytes, mlir::Value wWide);
+private:
+  DotKind kind;
+  std::vector<int16_t> values; // widened at the end for i8
+  std::vector<int64_t> sums;
+};
+
+/// `kind.group` bytes of `src` from `indices` on (the last index the first
+/// byte), as uint8 (sign bit flipped for a signed x), widened to int16 for
+/// pairs, broadcast to every lane: the dot's x operand.
+mlir::Value broadcastGroup(mlir::OpBuilder &b, mlir::Location loc,
+                           const DotKind &kind, mlir::Value src,
+                           mlir::ValueRange indices, const ByteOperand &x);
+
+/// One step's packed weights of tile `tile` sign-extended to i32.
+mlir::Value readWeights(mlir::OpBuilder &b, mlir::Location loc,
+                        const DotKind &kind, mlir::Value packed,
+                        mlir::Value tile, mlir::Value step);
+
+/// acc + the sums of `group` products per lane of the broadcast x and the
+/// widened weights, as pure vector ops (bufferization needs known effects):
+/// mlc-x86-int-dot makes them one vpdpbusd or vpmaddwd once the buffers
+/// are there.
+mlir::Value dotStep(mlir::OpBuilder &b, mlir::Location loc, const DotKind &kind,
+                    mlir::Value acc, mlir::Value x, mlir::Value wWide);
 
 /// The kernel's output vector: `sum` minus the correction's lanes at
 /// `col`, through the epilogue (its inputs read at the output indices
 /// `at`), written to `dest` at `destAt` (masked past the end unless
 /// `inBounds`); returns the new dest.
 mlir::Value writeResult(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::Value dest, mlir::Value sum,
+                        const DotKind &kind, mlir::Value dest, mlir::Value sum,
                         mlir::Value correction, mlir::Value col,
                         mlir::linalg::GenericOp epilogue,
                         llvm::ArrayRef<EpilogueInput> epilogueInputs,

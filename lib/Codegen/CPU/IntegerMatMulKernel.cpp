@@ -1,4 +1,4 @@
-//===- IntegerMatMulKernel.cpp - u8 x s8 matmul on AVX-512 VNNI -----------===//
+//===- IntegerMatMulKernel.cpp - u8 x s8 matmul on VNNI or int16 pairs ---===//
 //
 // graph.matmul_integer's generic with a constant int8 right-hand side whose
 // zero point is 0 (symmetric weights, what --quantize writes), an 8-bit
@@ -7,21 +7,20 @@
 //
 //   sum_k (x[.., m, k] - zx) w[k, n] = sum_k x' w - (zx + s) colsum(w)[n]
 //
-// where x' is x as uint8 (a signed x has its sign bit flipped: x + 128, so
-// s = 128; s = 0 for uint8 x). The weights are packed at compile time as
-// [N / 16, K / 4, 16 x 4] bytes, so that one 64-byte load is the operand of
-// vpdpbusd, which adds 4 products of uint8 and int8 bytes to each of 16
-// int32 lanes; 4 bytes of x, broadcast to every lane, are the other:
+// (IntegerKernelUtils.h). The weights are packed at compile time as
+// [N / L, K / g, L x g] (L int32 lanes, g = 4 bytes for vpdpbusd, 2 int16
+// for vpmaddwd), so that one load is the weight operand of a dot step; g
+// bytes of x, broadcast to every lane, are the other:
 //
-//   for outer dims, for m0 in M step mr, for n tiles of 16 nv columns:
+//   for outer dims, for m0 in M step mr, for n tiles of nv vectors:
 //     acc[mr][nv] = 0
-//     for k4 in K / 4: acc[i][j] = vpdpbusd(acc[i][j], x'[m0+i, 4k4:+4],
-//     w[j][k4]) out[m0+i, n0+16j : +16] = epilogue(acc[i][j] - corr[n0+16j :
-//     +16])
+//     for k in K / g: acc[i][j] = dot(acc[i][j], x'[m0 + i, g k : +g],
+//                                     w[n tile + j][k])
+//     out[m0 + i, columns of vector j] = epilogue(acc[i][j] - corr[..])
 //
-// K and N are padded with zero bytes of packed weight (and zero bytes of x
-// read past K); the columns past N are masked at the stores. Exact: the
-// int32 sums wrap like the generic's.
+// K and N are padded with zero weights (and zero bytes of x read past K);
+// the columns past N are masked at the stores. Exact: the int32 sums wrap
+// like the generic's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +44,7 @@ using namespace mlc::codegen::int8;
 
 namespace {
 
-constexpr int64_t kRows = 4;    // mr
-constexpr int64_t kVectors = 4; // nv: 64 columns per tile
+constexpr int64_t kRows = 4; // mr
 
 struct Plan {
   linalg::GenericOp op, epilogue;
@@ -118,8 +116,12 @@ bool isIntegerMatMul(graph::FusionGroupOp group, linalg::GenericOp op,
 
 class Emitter {
 public:
-  Emitter(RewriterBase &b, Plan &p, int64_t parallelMinWork)
-      : b(b), p(p), loc(p.op.getLoc()), parallelMinWork(parallelMinWork) {}
+  Emitter(RewriterBase &b, Plan &p, const DotKind &kind,
+          int64_t parallelMinWork)
+      : b(b), p(p), kind(kind), loc(p.op.getLoc()),
+        parallelMinWork(parallelMinWork),
+        // nv: kRows * nv accumulators, kRows broadcasts and a weight.
+        vectors(kind.registers >= 32 ? 4 : 2) {}
 
   Value run(Value dest);
 
@@ -137,88 +139,69 @@ private:
 
   RewriterBase &b;
   Plan &p;
+  DotKind kind;
   Location loc;
   int64_t parallelMinWork;
-  Value packed, correction; // [NT, K4, 64] i8, [NT * 16] i32
-  int64_t tiles = 0, k4 = 0;
+  int64_t vectors;
+  Value packed, correction; // [tiles, steps, lanes * group], [tiles * lanes]
+  int64_t tiles = 0, steps = 0;
 };
 
 void Emitter::packConstants() {
-  tiles = llvm::divideCeil(llvm::divideCeil(p.n, kLanes), kVectors) * kVectors;
-  k4 = llvm::divideCeil(p.k, 4);
-  auto packedType =
-      RankedTensorType::get({tiles, k4, 4 * kLanes}, b.getI8Type());
-  AsmResourceBlob blob =
-      HeapAsmResourceBlob::allocate(packedType.getNumElements(), 1);
-  MutableArrayRef<char> out = blob.getMutableData();
-  std::fill(out.begin(), out.end(), 0);
+  tiles =
+      llvm::divideCeil(llvm::divideCeil(p.n, kind.lanes), vectors) * vectors;
+  PackedWeights weights(kind, tiles, p.k);
   ArrayRef<int8_t> w = p.weights.values<int8_t>();
-  auto corrType = RankedTensorType::get({tiles * kLanes}, b.getI32Type());
-  std::vector<int32_t> corr(tiles * kLanes, 0);
-  int64_t zp = unsignedZeroPoint(p.x);
-  for (int64_t col = 0; col < p.n; ++col) {
-    int64_t sum = 0;
-    for (int64_t row = 0; row < p.k; ++row) {
-      int8_t v = w[row * p.n + col];
-      sum += v;
-      int64_t t = col / kLanes, lane = col % kLanes;
-      out[(t * k4 + row / 4) * 4 * kLanes + lane * 4 + row % 4] = char(v);
-    }
-    corr[col] = int32_t(uint32_t(zp * sum));
-  }
-  packed = arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(packedType, "packed_int8_weight",
-                                     std::move(blob)));
-  correction = arith::ConstantOp::create(
-      b, loc, DenseIntElementsAttr::get(corrType, ArrayRef<int32_t>(corr)));
+  for (int64_t col = 0; col < p.n; ++col)
+    for (int64_t row = 0; row < p.k; ++row)
+      weights.set(col, row, w[row * p.n + col]);
+  steps = weights.steps;
+  packed = weights.packed(b, loc, "packed_int8_weight");
+  correction = weights.correction(b, loc, p.x);
 }
 
 Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
                     Value nt, Value destM) {
   MLIRContext *ctx = b.getContext();
-  auto accType = VectorType::get({kLanes}, b.getI32Type());
-  auto bytesType = VectorType::get({4 * kLanes}, b.getI8Type());
+  auto accType = VectorType::get({kind.lanes}, b.getI32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
-  SmallVector<Value> inits(rows * kVectors, zero);
-  auto kLoop = scf::ForOp::create(b, loc, cst(0), cst(k4), cst(1), inits);
+  SmallVector<Value> inits(rows * vectors, zero);
+  auto kLoop = scf::ForOp::create(b, loc, cst(0), cst(steps), cst(1), inits);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value k = kLoop.getInductionVar();
     Value kx = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) * 4), k);
+        b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) * kind.group), k);
     SmallVector<Value> xs;
     for (int64_t i = 0; i < rows; ++i) {
       SmallVector<Value> at(outer.begin(), outer.end());
       at.push_back(affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
       at.push_back(kx);
-      xs.push_back(broadcastWord(b, loc, p.lhs, at, p.x));
+      xs.push_back(broadcastGroup(b, loc, kind, p.lhs, at, p.x));
     }
-    Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
     SmallVector<Value> ws;
-    for (int64_t j = 0; j < kVectors; ++j) {
-      Value t = affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + j), nt);
-      ws.push_back(widenWeights(
-          b, loc,
-          vector::TransferReadOp::create(b, loc, bytesType, packed,
-                                         ValueRange{t, k, cst(0)}, i8zero,
-                                         ArrayRef<bool>{true})));
-    }
+    for (int64_t j = 0; j < vectors; ++j)
+      ws.push_back(readWeights(
+          b, loc, kind, packed,
+          affine::AffineApplyOp::create(
+              b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + j), nt),
+          k));
     SmallVector<Value> next;
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < kVectors; ++j)
-        next.push_back(byteDot(
-            b, loc, kLoop.getRegionIterArgs()[i * kVectors + j], xs[i], ws[j]));
+      for (int64_t j = 0; j < vectors; ++j)
+        next.push_back(dotStep(b, loc, kind,
+                               kLoop.getRegionIterArgs()[i * vectors + j],
+                               xs[i], ws[j]));
     scf::YieldOp::create(b, loc, next);
   }
   int64_t outRank = p.outShape.size();
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < kVectors; ++j) {
+    for (int64_t j = 0; j < vectors; ++j) {
       Value col = affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(1, 0, (getAffineDimExpr(0, ctx) + j) * kLanes),
+          b, loc,
+          AffineMap::get(1, 0, (getAffineDimExpr(0, ctx) + j) * kind.lanes),
           nt);
       SmallVector<Value> at(outer.begin(), outer.end());
       at.push_back(affine::AffineApplyOp::create(
@@ -229,9 +212,10 @@ Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
       if (destM)
         destAt[outRank - 2] = affine::AffineApplyOp::create(
             b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), destM);
-      dest = writeResult(b, loc, dest, kLoop.getResult(i * kVectors + j),
-                         correction, col, p.epilogue, p.epilogueInputs, at,
-                         destAt, /*inBounds=*/false);
+      dest =
+          writeResult(b, loc, kind, dest, kLoop.getResult(i * vectors + j),
+                      correction, col, p.epilogue, p.epilogueInputs, at, destAt,
+                      /*inBounds=*/false);
     }
   return dest;
 }
@@ -279,7 +263,7 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
 
 Value Emitter::columns(Value dest, ValueRange outer, Value m0, int64_t rows,
                        Value destM) {
-  auto loop = scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(kVectors),
+  auto loop = scf::ForOp::create(b, loc, cst(0), cst(tiles), cst(vectors),
                                  ValueRange{dest});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -300,7 +284,8 @@ FailureOr<bool>
 mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
                                       graph::FusionGroupOp group,
                                       const KernelOptions &options) {
-  if (!options.vnni)
+  std::optional<DotKind> kind = dotKind(options);
+  if (!kind)
     return false;
   std::optional<KernelRoot> kr =
       matchKernelRoot(group, [&](linalg::GenericOp op) {
@@ -322,7 +307,8 @@ mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(root);
   Value dest = root.getDpsInits()[0];
-  Value result = Emitter(rewriter, plan, options.parallelMinWork).run(dest);
+  Value result =
+      Emitter(rewriter, plan, *kind, options.parallelMinWork).run(dest);
   rewriter.replaceOp(root, result);
   return true;
 }

@@ -33,6 +33,8 @@ struct KernelOptions {
   /// The target has AVX-512 VNNI (vpdpbusd): integer matmul and
   /// convolution kernels.
   bool vnni = false;
+  /// Without vnni: the integer kernels on 16-bit pairs (vpmaddwd).
+  bool int16Pairs = false;
 };
 
 /// An all-parallel elementwise generic (identity result map, projected

@@ -197,6 +197,7 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
     kernelOpts.vectorRegisters = vectorRegisters;
     kernelOpts.parallelMinWork = parallelMinWork;
     kernelOpts.vnni = vnni;
+    kernelOpts.int16Pairs = int16Pairs;
 
     std::optional<mlc::codegen::VectorizePatterns> vectorizePatterns;
     mlc::codegen::VectorizeOptions vectorizeOpts;

@@ -8,6 +8,10 @@
 // Without vnni the generic stays.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 vnni=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=NOVNNI
+// With int16-pairs on AVX2 (8 lanes, 16 registers): the filter packed as
+// int16 pairs [80/8, 2*3*3*16/2, 16], 2 channels widened to int16 and
+// broadcast, tiles of 4 pixels by 2 vectors.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=256 vector-registers=16 int16-pairs=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=PAIRS
 
 // CHECK-LABEL: func.func @conv_kernel
 // CHECK-DAG: %[[CORR:.*]] = arith.constant dense<6048> : tensor<80xi32>
@@ -37,6 +41,19 @@
 // The tail of one pixel: 4 and 1 output blocks.
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}) -> (vector<16xi32>)
+// PAIRS-LABEL: func.func @conv_kernel
+// PAIRS-DAG: arith.constant dense<6048> : tensor<80xi32>
+// PAIRS-DAG: %[[PACKED:.*]] = arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<10x144x16xi16>
+// PAIRS: scf.for %{{.*}} = %c0 to %c24 step %c4
+// PAIRS: vector.transfer_read %{{.*}} : tensor<1x2x7x7x16xi8>, vector<2xi8>
+// PAIRS: arith.extui %{{.*}} : vector<2xi8> to vector<2xi16>
+// PAIRS: vector.broadcast %{{.*}} : i32 to vector<8xi32>
+// PAIRS: vector.bitcast %{{.*}} : vector<8xi32> to vector<16xi16>
+// PAIRS: vector.transfer_read %[[PACKED]]{{.*}} : tensor<10x144x16xi16>, vector<16xi16>
+// PAIRS: arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
+// PAIRS: vector.shape_cast %{{.*}} : vector<16xi32> to vector<8x2xi32>
+// PAIRS: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [1] : vector<8x2xi32> to vector<8xi32>
+// PAIRS: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<8xf32>, tensor<1x5x5x5x16xf32>
 // NOVNNI-LABEL: func.func @conv_kernel
 // NOVNNI-NOT: packed_int8_filter
 // NOVNNI-NOT: vector<16x4xi32>
@@ -59,8 +76,8 @@ func.func @conv_kernel(%x: tensor<1x2x5x5x16xui8>) -> tensor<1x5x5x5x16xf32> {
 // A signed input has its sign bit flipped before the product; a filter
 // computed at run time is not packed: the generic stays.
 // CHECK-LABEL: func.func @s8_and_runtime_filter
-// CHECK: arith.constant dense<-128> : vector<64xi8>
-// CHECK: arith.xori %{{.*}} : vector<64xi8>
+// CHECK: arith.constant dense<-128> : vector<4xi8>
+// CHECK: arith.xori %{{.*}} : vector<4xi8>
 // CHECK: vector.multi_reduction <add>
 // CHECK: linalg.generic
 // CHECK-NOT: vector<16x4xi32>

@@ -46,8 +46,8 @@ func.func @u8_matmul_dequantize(%x: tensor<5x9xui8>) -> tensor<5x20xf32> {
 
 // A signed x has its sign bit flipped (x + 128) before the product.
 // CHECK-LABEL: func.func @s8_matmul
-// CHECK: arith.constant dense<-128> : vector<64xi8>
-// CHECK: arith.xori %{{.*}} : vector<64xi8>
+// CHECK: arith.constant dense<-128> : vector<4xi8>
+// CHECK: arith.xori %{{.*}} : vector<4xi8>
 // CHECK: vector.multi_reduction <add>
 func.func @s8_matmul(%x: tensor<4x8xi8>) -> tensor<4x16xi32> {
   %w = graph.constant dense<-2> : tensor<8x16xi8>

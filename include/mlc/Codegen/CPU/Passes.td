@@ -54,8 +54,12 @@ def LowerFusionGroups : Pass<"mlc-lower-fusion-groups", "mlir::func::FuncOp"> {
            "Also do what mlc-vectorize-kernels does, inside each group "
            "before it is inlined (mlc-compile's pipeline)">,
     Option<"vnni", "vnni", "bool", /*default=*/"false",
-           "The target has AVX-512 VNNI: integer matmuls with constant "
-           "weights as vpdpbusd kernels (IntegerMatMulKernel.cpp)">,
+           "The target has AVX-512 VNNI: integer matmuls and convolutions "
+           "with constant weights as vpdpbusd kernels "
+           "(IntegerMatMulKernel.cpp, IntegerConvKernel.cpp)">,
+    Option<"int16Pairs", "int16-pairs", "bool", /*default=*/"false",
+           "Without vnni: those kernels on 16-bit pairs (vpmaddwd: AVX2, or "
+           "AVX-512BW with 512-bit vectors)">,
     Option<"reassociateFPReductions", "reassociate-fp-reductions", "bool",
            "false",
            "With vectorize: as mlc-vectorize-kernels' option">,
@@ -259,17 +263,20 @@ def ApplyLoopAnnotations : Pass<"mlc-apply-loop-annotations"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def X86VnniDot : Pass<"mlc-x86-vnni-dot", "mlir::func::FuncOp"> {
-  let summary = "Byte dot products of the integer kernels as vpdpbusd";
+def X86IntDot : Pass<"mlc-x86-int-dot", "mlir::func::FuncOp"> {
+  let summary = "Dot products of the integer kernels as vpdpbusd or vpmaddwd";
   let description = [{
-    IntegerMatMulKernel.cpp writes `acc + sum over groups of 4 of
-    zext(x: vector<64xi8>) * sext(w: vector<64xi8>)` as pure vector ops
-    (extui, extsi, muli, shape_cast to vector<16x4xi32>, multi_reduction
-    add into vector<16xi32>), which bufferization can analyse. After
-    bufferization this pass turns that pattern into one call of
-    `llvm.x86.avx512.vpdpbusd.512` (AVX-512 VNNI: the same int32 sums,
-    wrapping). Only in pipelines for targets with VNNI; elsewhere the pure
-    ops compute the same result.
+    The integer matmul and convolution kernels write `acc + sum over groups
+    of 4 of zext(x: vector<64xi8>) * sext(w: vector<64xi8>)` (VNNI), or of
+    groups of 2 of `sext(x: vector<2Lxi16>) * sext(w: vector<2Lxi16>)`, as
+    pure vector ops (ext, muli, shape_cast to vector<Lx4xi32> or
+    vector<Lx2xi32>, multi_reduction add into vector<Lxi32>), which
+    bufferization can analyse. After bufferization this pass turns the first
+    into one call of `llvm.x86.avx512.vpdpbusd.512` (AVX-512 VNNI) and the
+    second into `acc + vpmaddwd(x, w)` (`llvm.x86.avx2.pmadd.wd` for L = 8,
+    `llvm.x86.avx512.pmaddw.d.512` for L = 16): the same int32 sums,
+    wrapping. Only in pipelines for targets with those instructions;
+    elsewhere the pure ops compute the same result.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
