@@ -4,6 +4,11 @@ the float model) and speed (int8 against fp32, interleaved), on this CPU.
 
   ptq.py [--models resnet18,resnet50,mobilenet_v2,bert_enc] [--zoo DIR]
          [--calib 32] [--eval 8] [--runs 20] [--out build/bench/int8]
+         [--cpu NAME] [--integer-kernels true|false]
+
+--cpu compiles both models for another CPU than this one (x86-64-v3 or
+haswell: AVX2 code, run here too); --integer-kernels overrides mlc-compile's
+default (integer kernels where the target has AVX-512 VNNI).
 
 The networks come from bench/zoo/make_models.py (random seeded weights,
 BatchNorm statistics randomized; made if missing). Calibration and
@@ -75,6 +80,9 @@ def main():
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--work", default="/tmp/mlc-int8")
+    ap.add_argument("--cpu", default=None)
+    ap.add_argument("--integer-kernels", default=None,
+                    choices=["true", "false"])
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
                                                   "int8"))
     a = ap.parse_args()
@@ -82,6 +90,8 @@ def main():
     import mlc
 
     results = {"cpu": cpu_name(), "date": time.strftime("%Y-%m-%d"),
+               "target_cpu": a.cpu or "native",
+               "integer_kernels": a.integer_kernels or "default",
                "models": {}}
     for name in a.models.split(","):
         onnx_path = os.path.join(a.zoo, name + ".onnx")
@@ -101,11 +111,14 @@ def main():
         f32 = os.path.join(work, "f32.so")
         q8 = os.path.join(work, "int8.so")
         t0 = time.time()
-        run([os.path.join(a.bin, "mlc-compile"), onnx_path, "-o", f32])
+        flags = ["--cpu=" + a.cpu] if a.cpu else []
+        run([os.path.join(a.bin, "mlc-compile"), onnx_path, "-o", f32] + flags)
         t1 = time.time()
+        if a.integer_kernels:
+            flags.append("--integer-kernels=" + a.integer_kernels)
         run([os.path.join(a.bin, "mlc-compile"), onnx_path, "-o", q8,
              "--quantize=int8", "--calibration", calib, "--report",
-             os.path.join(work, "int8.json")])
+             os.path.join(work, "int8.json")] + flags)
         t2 = time.time()
         report = json.load(open(os.path.join(work, "int8.json")))
         sites = report["quantization"]["sites"]
@@ -143,7 +156,9 @@ def main():
     with open(a.out + ".json", "w") as f:
         json.dump(results, f, indent=1)
     with open(a.out + ".md", "w") as f:
-        f.write("CPU: %s, %s\n\n" % (results["cpu"], results["date"]))
+        f.write("CPU: %s, %s; code for %s, integer kernels %s\n\n" % (
+            results["cpu"], results["date"], results["target_cpu"],
+            results["integer_kernels"]))
         f.write("| model | quantized / sites | SQNR dB | fp32 ms 1T | int8 ms 1T "
                 "| speedup 1T | fp32 ms 2T | int8 ms 2T | speedup 2T "
                 "| compile s fp32 / int8 |\n"
