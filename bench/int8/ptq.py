@@ -4,11 +4,12 @@ the float model) and speed (int8 against fp32, interleaved), on this CPU.
 
   ptq.py [--models resnet18,resnet50,mobilenet_v2,bert_enc] [--zoo DIR]
          [--calib 32] [--eval 8] [--runs 20] [--out build/bench/int8]
-         [--cpu NAME] [--integer-kernels true|false]
+         [--cpu NAME] [--integer-kernels true|false] [--weight-bits 7|8]
 
 --cpu compiles both models for another CPU than this one (x86-64-v3 or
 haswell: AVX2 code, run here too); --integer-kernels overrides mlc-compile's
-default (integer kernels where the target has AVX-512 VNNI).
+default (integer kernels where the target has AVX-512 VNNI); --weight-bits 7
+quantizes the weights to [-63, 63] (vpmaddubsw without VNNI).
 
 The networks come from bench/zoo/make_models.py (random seeded weights,
 BatchNorm statistics randomized; made if missing). Calibration and
@@ -83,6 +84,7 @@ def main():
     ap.add_argument("--cpu", default=None)
     ap.add_argument("--integer-kernels", default=None,
                     choices=["true", "false"])
+    ap.add_argument("--weight-bits", type=int, default=8, choices=[7, 8])
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench",
                                                   "int8"))
     a = ap.parse_args()
@@ -92,6 +94,7 @@ def main():
     results = {"cpu": cpu_name(), "date": time.strftime("%Y-%m-%d"),
                "target_cpu": a.cpu or "native",
                "integer_kernels": a.integer_kernels or "default",
+               "weight_bits": a.weight_bits,
                "models": {}}
     for name in a.models.split(","):
         onnx_path = os.path.join(a.zoo, name + ".onnx")
@@ -116,6 +119,7 @@ def main():
         t1 = time.time()
         if a.integer_kernels:
             flags.append("--integer-kernels=" + a.integer_kernels)
+        flags.append("--quantize-weight-bits=%d" % a.weight_bits)
         run([os.path.join(a.bin, "mlc-compile"), onnx_path, "-o", q8,
              "--quantize=int8", "--calibration", calib, "--report",
              os.path.join(work, "int8.json")] + flags)
@@ -156,9 +160,10 @@ def main():
     with open(a.out + ".json", "w") as f:
         json.dump(results, f, indent=1)
     with open(a.out + ".md", "w") as f:
-        f.write("CPU: %s, %s; code for %s, integer kernels %s\n\n" % (
-            results["cpu"], results["date"], results["target_cpu"],
-            results["integer_kernels"]))
+        f.write("CPU: %s, %s; code for %s, integer kernels %s, %d-bit "
+                "weights\n\n" % (
+                    results["cpu"], results["date"], results["target_cpu"],
+                    results["integer_kernels"], results["weight_bits"]))
         f.write("| model | quantized / sites | SQNR dB | fp32 ms 1T | int8 ms 1T "
                 "| speedup 1T | fp32 ms 2T | int8 ms 2T | speedup 2T "
                 "| compile s fp32 / int8 |\n"

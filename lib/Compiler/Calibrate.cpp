@@ -106,6 +106,7 @@ LogicalResult Calibrator::compileModel(ModuleOp module, TempFile &so) {
   c.quantize.clear();
   c.calibration.clear();
   c.quantScales.clear();
+  c.quantizeWeightBits = 8;
   c.externalWeights = false;
   c.cacheDir.clear();
   c.integerKernels = false;

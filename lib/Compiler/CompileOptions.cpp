@@ -87,6 +87,11 @@ std::string checkCompileOptions(const CompileOptions &o) {
            "or scales (--quantize-scales FILE), one of the two";
   if (!o.quantize.empty() && o.train)
     return "--quantize is for inference models, not with --train";
+  if (o.quantizeWeightBits != 7 && o.quantizeWeightBits != 8)
+    return "--quantize-weight-bits must be 7 or 8, got " +
+           std::to_string(o.quantizeWeightBits);
+  if (o.quantize.empty() && o.quantizeWeightBits != 8)
+    return "--quantize-weight-bits needs --quantize=int8";
   if (o.calibrationMethod != "minmax" && o.calibrationMethod != "percentile")
     return "--calibration-method must be minmax or percentile, got '" +
            o.calibrationMethod + "'";

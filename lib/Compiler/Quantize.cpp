@@ -231,7 +231,7 @@ LogicalResult readScales(MLIRContext *ctx, StringRef path,
 
 /// Per-output-channel symmetric int8 scales of a constant weight: dim 0 of
 /// a conv's OIHW filter, dim 1 of a matmul's [K, N].
-FailureOr<SmallVector<double>> weightScales(Site &site) {
+FailureOr<SmallVector<double>> weightScales(Site &site, int weightBits) {
   auto c = site.weight().getDefiningOp<ConstantOp>();
   FailureOr<HostTensor> w = fromElementsAttr(c.getValue());
   if (failed(w))
@@ -244,8 +244,9 @@ FailureOr<SmallVector<double>> weightScales(Site &site) {
     int64_t ch = site.isConv() ? i / (n / channels) : i % channels;
     maxAbs[ch] = std::max<double>(maxAbs[ch], std::fabs(v[i]));
   }
+  double top = double((1 << (weightBits - 1)) - 1); // 127, or 63 for 7 bits
   for (double &s : maxAbs)
-    s = s > 0 ? s / 127.0 : 1.0;
+    s = s > 0 ? s / top : 1.0;
   return maxAbs;
 }
 
@@ -255,7 +256,7 @@ Value fakeQuant(OpBuilder &b, Location loc, Value v, Value s, Value z) {
   return DequantizeOp::create(b, loc, q, s, z);
 }
 
-LogicalResult insertQDQ(Site &site, json::Object &entry) {
+LogicalResult insertQDQ(Site &site, int weightBits, json::Object &entry) {
   OpBuilder b(site.op);
   Location loc = site.op->getLoc();
   MLIRContext *ctx = b.getContext();
@@ -265,7 +266,7 @@ LogicalResult insertQDQ(Site &site, json::Object &entry) {
   Value z = splatConstant(b, loc, u8, {}, double(site.zeroPoint));
   site.op->setOperand(0, fakeQuant(b, loc, site.activation(), s, z));
 
-  FailureOr<SmallVector<double>> ws = weightScales(site);
+  FailureOr<SmallVector<double>> ws = weightScales(site, weightBits);
   if (failed(ws))
     return fail(ctx, "cannot read the weight of '" + site.name + "'");
   SmallVector<int64_t> shape =
@@ -328,7 +329,7 @@ LogicalResult quantizeModel(ModuleOp module, const CompileOptions &options,
       }
       e["scale"] = site.scale;
       e["zero_point"] = site.zeroPoint;
-      if (failed(insertQDQ(site, e)))
+      if (failed(insertQDQ(site, options.quantizeWeightBits, e)))
         return failure();
     }
     list.push_back(std::move(e));
@@ -336,7 +337,11 @@ LogicalResult quantizeModel(ModuleOp module, const CompileOptions &options,
   report["method"] = options.quantScales.empty() ? options.calibrationMethod
                                                  : std::string("scales file");
   report["activations"] = "uint8 asymmetric, per tensor";
-  report["weights"] = "int8 symmetric, per output channel";
+  report["weights"] = options.quantizeWeightBits == 8
+                          ? "int8 symmetric, per output channel"
+                          : "int8 within [-63, 63] (7 bits), symmetric, per "
+                            "output channel";
+  report["weight_bits"] = int64_t(options.quantizeWeightBits);
   report["sites"] = std::move(list);
   return success();
 }

@@ -7,7 +7,8 @@ tails of the 6-pixel tiles; there are strides, dilations, asymmetric pads,
 a batch of 2, uint8 and int8 inputs with zero points at the ends of their
 ranges, epilogues that dequantize (per channel), add a residual, clamp and
 quantize again, and sizes large enough for both threaded forms (output
-blocks per task, bands of output rows) and one too small for threads;
+blocks per task, bands of output rows), one too small for threads and
+one with weights within [-64, 64] (vpmaddubsw without VNNI);
 and a float depthwise convolution quantized in its kernel's epilogue.
 
   int_conv_const.py OUT               writes the model and data
@@ -86,6 +87,10 @@ cases = [
      (1, 1), None),
     ("u8_small", (1, 8, 5, 6), np.uint8, 1, 8, 1, (1, 1), (0, 0, 0, 0),
      (1, 1), None),
+    # Weights within [-64, 64] (7-bit quantization): vpmaddubsw without
+    # VNNI, at the edge of int16 saturation (255 * 64 * 2 = 32640).
+    ("u8_narrow", (1, 32, 7, 7), np.uint8, 255, 48, 3, (1, 1), (1, 1, 1, 1),
+     (1, 1), None),
 ]
 
 args, results, body, ret_types, inputs = [], [], [], [], []
@@ -93,8 +98,13 @@ for (name, shape, dt, zp, o, k, strides, pads, dil, epi) in cases:
     info = np.iinfo(dt)
     x = rng.integers(info.min, info.max + 1, shape).astype(dt)
     x.flat[:4] = [info.min, info.max, info.max, info.min]
-    w = rng.integers(-128, 128, (o, shape[1], k, k)).astype(np.int8)
-    w.flat[:4] = [-128, 127, -128, 127]
+    if name.endswith("narrow"):
+        w = rng.integers(-64, 65, (o, shape[1], k, k)).astype(np.int8)
+        w[0, :4], w[1, :4] = 64, -64
+        x[0, :4] = info.max
+    else:
+        w = rng.integers(-128, 128, (o, shape[1], k, k)).astype(np.int8)
+        w.flat[:4] = [-128, 127, -128, 127]
     np.save(os.path.join(out, name + ".npy"), x)
     inputs.append(name)
     ref = conv_ref(x, zp, w, strides, pads, dil)

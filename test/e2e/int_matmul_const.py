@@ -4,7 +4,8 @@ writes OUT/model.mlir, its inputs and the int64 numpy reference of every
 output. The sizes have tails in K (not a multiple of 4), N (not of 16 or
 64) and M (not of 4); values and zero points sit at the ends of their
 ranges; the lhs is uint8 or int8, batched or not, with and without a
-dequantize epilogue, small and large enough for threads."""
+dequantize epilogue, small and large enough for threads, and with weights
+within [-64, 64] (vpmaddubsw without VNNI)."""
 import os
 import sys
 
@@ -32,14 +33,22 @@ cases.append(("s8_wide", (4, 300), np.int8, 0, 300, 130, 0.5))
 # Enough multiply-adds (36 * 40 * 260 > 2^18) for the threaded form (rows
 # in blocks of 4).
 cases.append(("u8_threads", (36, 260), np.uint8, 128, 260, 40, 0.25))
+# Weights within [-64, 64] (7-bit quantization): vpmaddubsw without VNNI,
+# with x at 255 against 64 at the edge of its int16 saturation.
+cases.append(("u8_narrow", (5, 20), np.uint8, 3, 20, 24, None))
 
 args, results, body, ret_types = [], [], [], []
 for name, shape, dt, zp, k, n, scale in cases:
     info = np.iinfo(dt)
     x = rng.integers(info.min, info.max + 1, shape).astype(dt)
     x.flat[:4] = [info.min, info.max, info.max, info.min]
-    w = rng.integers(-128, 128, (k, n)).astype(np.int8)
-    w.flat[:4] = [-128, 127, -128, 127]
+    if name.endswith("narrow"):
+        w = rng.integers(-64, 65, (k, n)).astype(np.int8)
+        w[:4, 0], w[:4, 1] = 64, -64
+        x[..., :4] = info.max
+    else:
+        w = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        w.flat[:4] = [-128, 127, -128, 127]
     np.save(os.path.join(out, name + ".npy"), x)
     ref = np.matmul(x.astype(np.int64) - zp, w.astype(np.int64))
     elt = "ui8" if dt == np.uint8 else "i8"

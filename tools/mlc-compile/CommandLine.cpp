@@ -197,6 +197,13 @@ cl::opt<std::string> calibrationMethod(
              "(minmax, default) or their 0.01th and 99.99th percentiles "
              "(percentile)"),
     cl::init("minmax"));
+cl::opt<int> quantizeWeightBits(
+    "quantize-weight-bits", cl::cat(mlcCategory),
+    cl::desc("--quantize: bits of the weights, 8 (default, [-127, 127]) or 7 "
+             "([-63, 63]: on CPUs without AVX-512 VNNI the integer kernels "
+             "then use vpmaddubsw, about twice as fast, for a few dB of "
+             "SQNR; docs/quantization.md)"),
+    cl::init(8));
 cl::opt<std::string> quantizeScales(
     "quantize-scales", cl::cat(mlcCategory), cl::value_desc("file.json"),
     cl::desc("--quantize: take the activation scales from this JSON file "
@@ -331,6 +338,7 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.quantize = quantize;
   o.calibration = calibration;
   o.calibrationMethod = calibrationMethod;
+  o.quantizeWeightBits = quantizeWeightBits;
   o.quantScales = quantizeScales;
   o.keepFloat.assign(quantizeKeep.begin(), quantizeKeep.end());
   o.profile = profileKernels;

@@ -113,6 +113,10 @@ struct CompileOptions {
   std::string calibrationMethod = "minmax";
   std::string quantScales;
   std::vector<std::string> keepFloat;
+  /// Bits of the quantized weights: 8 ([-127, 127]), or 7 ([-63, 63]): then
+  /// the integer kernels of CPUs without VNNI multiply 4 bytes per lane with
+  /// vpmaddubsw, whose int16 sums cannot saturate (docs/quantization.md).
+  int quantizeWeightBits = 8;
 
   /// CUDA: the GPUs the fatbin has code for (comma-separated sm_XY, 75 or
   /// newer) and the toolkit (default $CUDA_HOME, else /usr/local/cuda).

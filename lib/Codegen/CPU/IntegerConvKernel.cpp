@@ -359,8 +359,7 @@ FailureOr<bool>
 mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
                                     graph::FusionGroupOp group,
                                     const KernelOptions &options) {
-  std::optional<DotKind> kind = dotKind(options);
-  if (!kind)
+  if (!options.vnni && !options.int16Pairs)
     return false;
   std::optional<KernelRoot> kr =
       matchKernelRoot(group, [&](linalg::GenericOp op) {
@@ -370,6 +369,9 @@ mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
     return false;
   Plan plan;
   isIntegerConv(group, kr->op, &plan);
+  std::optional<DotKind> kind = dotKind(options, plan.weights.values<int8_t>());
+  if (!kind)
+    return false;
   // Blocks of whole vectors, and of whole dot steps.
   if (plan.block % kind->lanes != 0 || plan.block % kind->group != 0)
     return false;

@@ -56,17 +56,20 @@ VectorType DotKind::operandType(MLIRContext *ctx) const {
   return VectorType::get({lanes * group}, weightType(ctx));
 }
 
-std::optional<DotKind> mlc::codegen::int8::dotKind(const KernelOptions &o) {
+std::optional<DotKind> mlc::codegen::int8::dotKind(const KernelOptions &o,
+                                                   ArrayRef<int8_t> weights) {
   DotKind kind;
   kind.lanes = o.vectorBits / 32;
   kind.registers = o.vectorRegisters;
   if (o.vnni && o.vectorBits == 512)
     return kind;
-  if (o.int16Pairs && (o.vectorBits == 256 || o.vectorBits == 512)) {
+  if (!o.int16Pairs || (o.vectorBits != 256 && o.vectorBits != 512))
+    return std::nullopt;
+  kind.narrowBytes =
+      llvm::all_of(weights, [](int8_t w) { return w >= -64 && w <= 64; });
+  if (!kind.narrowBytes)
     kind.group = 2;
-    return kind;
-  }
-  return std::nullopt;
+  return kind;
 }
 
 bool mlc::codegen::int8::isByteDotBody(linalg::GenericOp op, ByteOperand &x) {
@@ -165,8 +168,18 @@ Value mlc::codegen::int8::readWeights(OpBuilder &b, Location loc,
   Value w = vector::TransferReadOp::create(b, loc, kind.operandType(ctx),
                                            packed, ValueRange{tile, step, c0},
                                            zero, ArrayRef<bool>{true});
-  return arith::ExtSIOp::create(
-      b, loc, VectorType::get({kind.lanes * kind.group}, b.getI32Type()), w);
+  auto wideType = VectorType::get({kind.lanes * kind.group}, b.getI32Type());
+  Value wide = arith::ExtSIOp::create(b, loc, wideType, w);
+  if (!kind.narrowBytes)
+    return wide;
+  // Weights known to be within [-64, 64]: the clamp changes nothing, and
+  // tells mlc-x86-int-dot that vpmaddubsw cannot saturate.
+  auto bound = [&](int32_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(wideType, b.getI32IntegerAttr(v)));
+  };
+  Value lo = arith::MaxSIOp::create(b, loc, wide, bound(-64));
+  return arith::MinSIOp::create(b, loc, lo, bound(64));
 }
 
 Value mlc::codegen::int8::dotStep(OpBuilder &b, Location loc,

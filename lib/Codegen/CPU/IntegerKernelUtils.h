@@ -9,9 +9,12 @@
 // sum x' w - (zx + s) sum(w), x' the input as uint8 (a signed x has its sign
 // bit flipped, s = 128): the correction is a constant per output column.
 // Each int32 lane of an accumulator takes `group` reduction elements per
-// step: 4 uint8 x int8 products (AVX-512 VNNI vpdpbusd), or 2 int16 x int16
-// products of the bytes widened (vpmaddwd on AVX2 or AVX-512BW, which cannot
-// saturate, unlike vpmaddubsw's int16 sums of uint8 x int8 pairs).
+// step: 4 uint8 x int8 products (AVX-512 VNNI vpdpbusd), or without VNNI
+// (AVX2 or AVX-512BW) 2 int16 x int16 products of the bytes widened
+// (vpmaddwd), or, when every weight is within [-64, 64], 4 uint8 x int8
+// products again (vpmaddubsw, then vpmaddwd by 1: its int16 sums of two
+// products cannot saturate then, 2 * 255 * 64 < 2^15; with 8-bit weights
+// they can, the known pitfall of int8 on AVX2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,8 @@ struct DotKind {
   int64_t lanes = 16; // int32 lanes of a vector register
   int64_t group = 4;  // reduction elements per lane and step
   int64_t registers = 32;
+  /// vpmaddubsw + vpmaddwd: 4 bytes per lane, weights within [-64, 64].
+  bool narrowBytes = false;
   bool pairs() const { return group == 2; }
   /// The packed weights' element type: i8, or i16 for pairs.
   mlir::Type weightType(mlir::MLIRContext *ctx) const;
@@ -36,9 +41,11 @@ struct DotKind {
   mlir::VectorType operandType(mlir::MLIRContext *ctx) const;
 };
 
-/// The kind the options give (VNNI with 512-bit vectors, or pairs with 256
-/// or 512), if any.
-std::optional<DotKind> dotKind(const KernelOptions &options);
+/// The kind the options give (VNNI with 512-bit vectors, or without it
+/// pairs with 256 or 512, narrow bytes when `weights` are all within
+/// [-64, 64]), if any.
+std::optional<DotKind> dotKind(const KernelOptions &options,
+                               llvm::ArrayRef<int8_t> weights);
 
 /// The 8-bit lhs of an integer contraction's body: its signedness and
 /// constant zero point.

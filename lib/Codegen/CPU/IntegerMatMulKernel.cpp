@@ -284,8 +284,7 @@ FailureOr<bool>
 mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
                                       graph::FusionGroupOp group,
                                       const KernelOptions &options) {
-  std::optional<DotKind> kind = dotKind(options);
-  if (!kind)
+  if (!options.vnni && !options.int16Pairs)
     return false;
   std::optional<KernelRoot> kr =
       matchKernelRoot(group, [&](linalg::GenericOp op) {
@@ -295,6 +294,9 @@ mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
     return false;
   Plan plan;
   isIntegerMatMul(group, kr->op, &plan);
+  std::optional<DotKind> kind = dotKind(options, plan.weights.values<int8_t>());
+  if (!kind)
+    return false;
   plan.epilogue = kr->epilogue;
   if (plan.epilogue) {
     std::optional<SmallVector<EpilogueInput>> ins =

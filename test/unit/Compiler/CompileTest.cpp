@@ -124,6 +124,16 @@ TEST_CASE("checkCompileOptions: post-training quantization", "[compiler]") {
   q.calibrationMethod = "entropy";
   CHECK(checkCompileOptions(q) ==
         "--calibration-method must be minmax or percentile, got 'entropy'");
+  q.calibrationMethod = "minmax";
+  q.quantizeWeightBits = 7;
+  CHECK(checkCompileOptions(q).empty());
+  q.quantizeWeightBits = 6;
+  CHECK(checkCompileOptions(q) ==
+        "--quantize-weight-bits must be 7 or 8, got 6");
+  CompileOptions w7 = o;
+  w7.quantizeWeightBits = 7;
+  CHECK(checkCompileOptions(w7) ==
+        "--quantize-weight-bits needs --quantize=int8");
   q = o;
   q.quantize = "int8";
   q.quantScales = "scales.json";
