@@ -1,20 +1,21 @@
 // Blocked integer convolution groups with constant int8 filters become
 // vpdpbusd-shaped kernels with vnni=true (IntegerConvKernel.cpp): the filter
 // packed as [O/16, CB*KH*KW*4, 64] bytes, the zero point's correction
-// (7 * 3 * 2*3*3*16 = 6048) per output channel, tiles of 6 output pixels
+// (7 * 100 * 2*3*3*16 = 201600) per output channel, tiles of 6 output pixels
 // (flattened over rows: 25 = 4 tiles of 6 and one of 1) by 4 output blocks
 // (5 = 4 + 1), loops over cb, kh, kw, each step 4 groups of 4 input
 // channels broadcast from the padded input, the epilogue on the vectors.
 // Without vnni the generic stays.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 vnni=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=NOVNNI
-// With int16-pairs on AVX2 (8 lanes, 16 registers): the filter packed as
-// int16 pairs [80/8, 2*3*3*16/2, 16], 2 channels widened to int16 and
-// broadcast, tiles of 4 pixels by 2 vectors.
+// With int16-pairs on AVX2 (8 lanes, 16 registers): the filter (100 is
+// outside [-64, 64]) packed as int16 pairs [80/8, 2*3*3*16/2, 16], 2
+// channels widened to int16 and broadcast, tiles of 4 pixels by 2 vectors;
+// weights within [-64, 64] as bytes, clamped for vpmaddubsw.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=256 vector-registers=16 int16-pairs=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=PAIRS
 
 // CHECK-LABEL: func.func @conv_kernel
-// CHECK-DAG: %[[CORR:.*]] = arith.constant dense<6048> : tensor<80xi32>
+// CHECK-DAG: %[[CORR:.*]] = arith.constant dense<201600> : tensor<80xi32>
 // CHECK-DAG: %[[PACKED:.*]] = arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<5x72x64xi8>
 // CHECK: %[[PAD:.*]] = tensor.insert_slice %arg0 into %{{.*}}[0, 0, 1, 1, 0] [1, 2, 5, 5, 16]
 // CHECK: scf.for %{{.*}} = %c0 to %c24 step %c6
@@ -42,7 +43,7 @@
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}, {{[^,]*}}, {{[^,]*}}, {{[^,]*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 iter_args({{[^,]*}}) -> (vector<16xi32>)
 // PAIRS-LABEL: func.func @conv_kernel
-// PAIRS-DAG: arith.constant dense<6048> : tensor<80xi32>
+// PAIRS-DAG: arith.constant dense<201600> : tensor<80xi32>
 // PAIRS-DAG: %[[PACKED:.*]] = arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<10x144x16xi16>
 // PAIRS: scf.for %{{.*}} = %c0 to %c24 step %c4
 // PAIRS: vector.transfer_read %{{.*}} : tensor<1x2x7x7x16xi8>, vector<2xi8>
@@ -58,7 +59,7 @@
 // NOVNNI-NOT: packed_int8_filter
 // NOVNNI-NOT: vector<16x4xi32>
 func.func @conv_kernel(%x: tensor<1x2x5x5x16xui8>) -> tensor<1x5x5x5x16xf32> {
-  %w = graph.constant dense<3> : tensor<5x2x3x3x16x16xi8>
+  %w = graph.constant dense<100> : tensor<5x2x3x3x16x16xi8>
   %z = graph.constant dense<7> : tensor<ui8>
   %s = graph.constant dense<0.5> : tensor<f32>
   %iz = graph.constant dense<0> : tensor<i32>
@@ -74,7 +75,14 @@ func.func @conv_kernel(%x: tensor<1x2x5x5x16xui8>) -> tensor<1x5x5x5x16xf32> {
 // -----
 
 // A signed input has its sign bit flipped before the product; a filter
-// computed at run time is not packed: the generic stays.
+// computed at run time is not packed: the generic stays. On AVX2 the -2
+// weights are within [-64, 64]: packed as bytes, clamped (vpmaddubsw).
+// PAIRS-LABEL: func.func @s8_and_runtime_filter
+// PAIRS: arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<2x4x32xi8>
+// PAIRS: arith.extsi %{{.*}} : vector<32xi8> to vector<32xi32>
+// PAIRS: arith.maxsi %{{.*}} : vector<32xi32>
+// PAIRS: arith.minsi %{{.*}} : vector<32xi32>
+// PAIRS: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [1] : vector<8x4xi32> to vector<8xi32>
 // CHECK-LABEL: func.func @s8_and_runtime_filter
 // CHECK: arith.constant dense<-128> : vector<4xi8>
 // CHECK: arith.xori %{{.*}} : vector<4xi8>
