@@ -258,7 +258,8 @@ Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
     for (int64_t i = 0; i < rows; ++i)
       xs.push_back(broadcastGroup(
           b, loc, kind, p.input,
-          {r.n, cbIv, rowIh[i], rowIw[i], cst(s * kind.group)}, p.x));
+          {r.n, cbIv, rowIh[i], rowIw[i], cst(s * kind.group)}, p.x,
+          /*inBounds=*/true));
     Value step = apply(d(0) + s, {stepBase});
     for (int64_t j = 0; j < vecs; ++j)
       ws.push_back(

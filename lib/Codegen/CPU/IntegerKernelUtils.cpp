@@ -134,12 +134,12 @@ Value PackedWeights::correction(OpBuilder &b, Location loc,
 Value mlc::codegen::int8::broadcastGroup(OpBuilder &b, Location loc,
                                          const DotKind &kind, Value src,
                                          ValueRange indices,
-                                         const ByteOperand &x) {
+                                         const ByteOperand &x, bool inBounds) {
   MLIRContext *ctx = b.getContext();
   auto bytesType = VectorType::get({kind.group}, b.getI8Type());
   Value i8zero = arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0));
-  Value bytes = vector::TransferReadOp::create(b, loc, bytesType, src, indices,
-                                               i8zero, ArrayRef<bool>{false});
+  Value bytes = vector::TransferReadOp::create(
+      b, loc, bytesType, src, indices, i8zero, ArrayRef<bool>{inBounds});
   // Signed bytes as uint8: the sign bit flipped (x + 128).
   if (x.isSigned)
     bytes = arith::XOrIOp::create(

@@ -86,10 +86,13 @@ private:
 
 /// `kind.group` bytes of `src` from `indices` on (the last index the first
 /// byte), as uint8 (sign bit flipped for a signed x), widened to int16 for
-/// pairs, broadcast to every lane: the dot's x operand.
+/// pairs, broadcast to every lane: the dot's x operand. `inBounds`: the
+/// bytes are known to be inside `src` (else those past its end read 0, one
+/// by one).
 mlir::Value broadcastGroup(mlir::OpBuilder &b, mlir::Location loc,
                            const DotKind &kind, mlir::Value src,
-                           mlir::ValueRange indices, const ByteOperand &x);
+                           mlir::ValueRange indices, const ByteOperand &x,
+                           bool inBounds);
 
 /// One step's packed weights of tile `tile` sign-extended to i32.
 mlir::Value readWeights(mlir::OpBuilder &b, mlir::Location loc,

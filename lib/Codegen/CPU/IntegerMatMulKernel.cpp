@@ -179,7 +179,9 @@ Value Emitter::tile(Value dest, ValueRange outer, Value m0, int64_t rows,
       at.push_back(affine::AffineApplyOp::create(
           b, loc, AffineMap::get(1, 0, getAffineDimExpr(0, ctx) + i), m0));
       at.push_back(kx);
-      xs.push_back(broadcastGroup(b, loc, kind, p.lhs, at, p.x));
+      // Whole groups when they divide K: plain loads, not byte by byte.
+      xs.push_back(
+          broadcastGroup(b, loc, kind, p.lhs, at, p.x, p.k % kind.group == 0));
     }
     SmallVector<Value> ws;
     for (int64_t j = 0; j < vectors; ++j)
