@@ -53,12 +53,9 @@ namespace {
 /// Tasks wanted when threads split the output rows into bands.
 constexpr int64_t kBands = 8;
 
-struct Plan {
-  linalg::GenericOp op, epilogue;
-  SmallVector<EpilogueInput> epilogueInputs;
+/// The weights are [OB, CB, KH, KW, B, B].
+struct Plan : KernelPlan {
   Value input; // padded [N, CB, HP, WP, B]
-  ByteOperand x;
-  graph::HostTensor weights; // [OB, CB, KH, KW, B, B]
   int64_t batch = 0, ob = 0, oh = 0, ow = 0, cb = 0, kh = 0, kw = 0;
   int64_t block = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
@@ -360,36 +357,16 @@ FailureOr<bool>
 mlc::codegen::emitIntegerConvKernel(RewriterBase &rewriter,
                                     graph::FusionGroupOp group,
                                     const KernelOptions &options) {
-  if (!options.vnni && !options.int16Pairs)
-    return false;
-  std::optional<KernelRoot> kr =
-      matchKernelRoot(group, [&](linalg::GenericOp op) {
-        return isIntegerConv(group, op, nullptr);
+  return emitIntegerKernel<Plan>(
+      rewriter, group, options,
+      [&](linalg::GenericOp op, Plan *plan) {
+        return isIntegerConv(group, op, plan);
+      },
+      [](const Plan &plan, const DotKind &kind) {
+        // Blocks of whole vectors, and of whole dot steps.
+        return plan.block % kind.lanes == 0 && plan.block % kind.group == 0;
+      },
+      [&](Plan &plan, const DotKind &kind, Value dest) {
+        return Emitter(rewriter, plan, kind, options.parallelMinWork).run(dest);
       });
-  if (!kr)
-    return false;
-  Plan plan;
-  isIntegerConv(group, kr->op, &plan);
-  std::optional<DotKind> kind = dotKind(options, plan.weights.values<int8_t>());
-  if (!kind)
-    return false;
-  // Blocks of whole vectors, and of whole dot steps.
-  if (plan.block % kind->lanes != 0 || plan.block % kind->group != 0)
-    return false;
-  plan.epilogue = kr->epilogue;
-  if (plan.epilogue) {
-    std::optional<SmallVector<EpilogueInput>> ins =
-        epilogueInputs(plan.epilogue, kr->op.getResult(0));
-    if (!ins)
-      return false;
-    plan.epilogueInputs = std::move(*ins);
-  }
-  linalg::GenericOp root = kr->epilogue ? kr->epilogue : kr->op;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(root);
-  Value dest = root.getDpsInits()[0];
-  Value result =
-      Emitter(rewriter, plan, *kind, options.parallelMinWork).run(dest);
-  rewriter.replaceOp(root, result);
-  return true;
 }

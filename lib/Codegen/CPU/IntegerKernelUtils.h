@@ -22,6 +22,7 @@
 #define MLC_LIB_CODEGEN_CPU_INTEGERKERNELUTILS_H
 
 #include "KernelSchedules.h"
+#include "mlc/Dialect/Graph/Evaluator.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -58,6 +59,28 @@ struct ByteOperand {
 inline int64_t unsignedZeroPoint(const ByteOperand &x) {
   return x.zeroPoint + (x.isSigned ? 128 : 0);
 }
+
+/// What the matmul and convolution kernels' plans share.
+struct KernelPlan {
+  mlir::linalg::GenericOp op, epilogue;
+  llvm::SmallVector<EpilogueInput> epilogueInputs;
+  ByteOperand x;
+  graph::HostTensor weights; // int8
+};
+
+/// The integer kernels' driver: the group's result (or the epilogue of
+/// one) whose op `match(op, plan)` takes (a null plan: only the test), the
+/// dot kind of the options and the plan's weights if `accepts(plan, kind)`,
+/// the epilogue's inputs, and the root replaced by what `emit(plan, kind,
+/// dest)` builds in front of it.
+template <typename PlanT>
+mlir::FailureOr<bool> emitIntegerKernel(
+    mlir::RewriterBase &rewriter, graph::FusionGroupOp group,
+    const KernelOptions &options,
+    llvm::function_ref<bool(mlir::linalg::GenericOp, PlanT *)> match,
+    llvm::function_ref<bool(const PlanT &, const DotKind &)> accepts,
+    llvm::function_ref<mlir::Value(PlanT &, const DotKind &, mlir::Value)>
+        emit);
 
 /// Whether `op`'s body is acc + (ext(x) - zx) * sext(w) with x input 0, w
 /// input 1 (int8, zero point 0) and zx a constant (or absent). Fills `x`.
@@ -117,6 +140,42 @@ mlir::Value writeResult(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::ArrayRef<EpilogueInput> epilogueInputs,
                         llvm::ArrayRef<mlir::Value> at,
                         llvm::ArrayRef<mlir::Value> destAt, bool inBounds);
+
+template <typename PlanT>
+mlir::FailureOr<bool> emitIntegerKernel(
+    mlir::RewriterBase &rewriter, graph::FusionGroupOp group,
+    const KernelOptions &options,
+    llvm::function_ref<bool(mlir::linalg::GenericOp, PlanT *)> match,
+    llvm::function_ref<bool(const PlanT &, const DotKind &)> accepts,
+    llvm::function_ref<mlir::Value(PlanT &, const DotKind &, mlir::Value)>
+        emit) {
+  if (!options.vnni && !options.int16Pairs)
+    return false;
+  std::optional<KernelRoot> kr = matchKernelRoot(
+      group, [&](mlir::linalg::GenericOp op) { return match(op, nullptr); });
+  if (!kr)
+    return false;
+  PlanT plan;
+  match(kr->op, &plan);
+  std::optional<DotKind> kind =
+      dotKind(options, plan.weights.template values<int8_t>());
+  if (!kind || !accepts(plan, *kind))
+    return false;
+  plan.epilogue = kr->epilogue;
+  if (plan.epilogue) {
+    std::optional<llvm::SmallVector<EpilogueInput>> ins =
+        epilogueInputs(plan.epilogue, kr->op.getResult(0));
+    if (!ins)
+      return false;
+    plan.epilogueInputs = std::move(*ins);
+  }
+  mlir::linalg::GenericOp root = kr->epilogue ? kr->epilogue : kr->op;
+  mlir::OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(root);
+  mlir::Value result = emit(plan, *kind, root.getDpsInits()[0]);
+  rewriter.replaceOp(root, result);
+  return true;
+}
 
 } // namespace mlc::codegen::int8
 

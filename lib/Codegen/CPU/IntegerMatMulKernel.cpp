@@ -46,14 +46,11 @@ namespace {
 
 constexpr int64_t kRows = 4; // mr
 
-struct Plan {
-  linalg::GenericOp op, epilogue;
+/// The weights are [K, N].
+struct Plan : KernelPlan {
   Value lhs;
-  ByteOperand x;
-  graph::HostTensor weights; // [K, N] i8
   SmallVector<int64_t> outShape;
   int64_t k = 0, n = 0;
-  SmallVector<EpilogueInput> epilogueInputs;
 };
 
 /// (d0, ..., d[L-1]) -> (d0, ..., d[L-2]): the output of the loops but the
@@ -286,33 +283,13 @@ FailureOr<bool>
 mlc::codegen::emitIntegerMatMulKernel(RewriterBase &rewriter,
                                       graph::FusionGroupOp group,
                                       const KernelOptions &options) {
-  if (!options.vnni && !options.int16Pairs)
-    return false;
-  std::optional<KernelRoot> kr =
-      matchKernelRoot(group, [&](linalg::GenericOp op) {
-        return isIntegerMatMul(group, op, nullptr);
+  return emitIntegerKernel<Plan>(
+      rewriter, group, options,
+      [&](linalg::GenericOp op, Plan *plan) {
+        return isIntegerMatMul(group, op, plan);
+      },
+      [](const Plan &, const DotKind &) { return true; },
+      [&](Plan &plan, const DotKind &kind, Value dest) {
+        return Emitter(rewriter, plan, kind, options.parallelMinWork).run(dest);
       });
-  if (!kr)
-    return false;
-  Plan plan;
-  isIntegerMatMul(group, kr->op, &plan);
-  std::optional<DotKind> kind = dotKind(options, plan.weights.values<int8_t>());
-  if (!kind)
-    return false;
-  plan.epilogue = kr->epilogue;
-  if (plan.epilogue) {
-    std::optional<SmallVector<EpilogueInput>> ins =
-        epilogueInputs(plan.epilogue, kr->op.getResult(0));
-    if (!ins)
-      return false;
-    plan.epilogueInputs = std::move(*ins);
-  }
-  linalg::GenericOp root = kr->epilogue ? kr->epilogue : kr->op;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(root);
-  Value dest = root.getDpsInits()[0];
-  Value result =
-      Emitter(rewriter, plan, *kind, options.parallelMinWork).run(dest);
-  rewriter.replaceOp(root, result);
-  return true;
 }
