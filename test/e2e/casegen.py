@@ -4,7 +4,8 @@ A case is an object with `name`, `desc`, `inputs` and `weights` ([(name,
 array)]), `nodes` (model.json nodes), `outputs` ([(name, expected, (rtol,
 atol))]), and for graph-dialect models `mlir_nodes` ([(op, inputs, out,
 result type, attrs)]) and `types` ({value name: MLIR tensor type}).
-Used by ops/gen_op_tests.py and vector/gen_vector_tests.py.
+Used by ops/gen_op_tests.py and vector/gen_vector_tests.py; mlir_dense,
+mlir_tensor and write_main also by the integer kernel tests' generators.
 """
 
 import json
@@ -70,6 +71,25 @@ MLIR_ELEMENT = {"f32": "f32", "i64": "i64", "i32": "i32", "bool": "i1",
 def tensor_type(a):
     return "tensor<%s>" % "x".join(
         [str(d) for d in a.shape] + [MLIR_ELEMENT[dtype_of(a)]])
+
+
+def mlir_tensor(shape, elt):
+    """The MLIR tensor type of `shape` and element type name `elt`."""
+    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
+
+
+def write_main(path, args, body, results, ret_types, out_names):
+    """A hand-written graph-dialect model: func.func @main over `args` (each
+    "%name: type {mlc.name = ...}"), the op lines `body`, returning the
+    values `results` of `ret_types` as the outputs `out_names`."""
+    with open(path, "w") as f:
+        f.write("func.func @main(%s)\n    -> (%s) {\n" % (
+            ", ".join(args),
+            ", ".join("%s {mlc.name = \"%s\"}" % (t, n)
+                      for t, n in zip(ret_types, out_names))))
+        f.write("\n".join(body) + "\n")
+        f.write("  return %s : %s\n}\n" % (", ".join(results),
+                                            ", ".join(ret_types)))
 
 
 def mlir_attr(v):

@@ -21,6 +21,8 @@ import sys
 
 import numpy as np
 
+from casegen import mlir_dense as dense, mlir_tensor as ty, write_main
+
 if sys.argv[1] == "--kernels":
     # Kernels are functions @main_kernelN (and their threads' bodies
     # @main_kernelN..omp_par): count the kernels that use the instruction.
@@ -41,14 +43,6 @@ os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(7)
 
 
-def dense(a):
-    return "dense<%s>" % np.array2string(
-        a, separator=", ", threshold=10**9, max_line_width=10**9,
-        floatmode="unique")
-
-
-def ty(shape, elt):
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
 
 
 def conv_ref(x, zp, w, strides, pads, dilations):
@@ -205,14 +199,8 @@ cases.append((name,))
 np.save(os.path.join(out, "expected_%s.npy" % name),
         np.clip(np.round(ref / 0.25) + 100, 0, 255).astype(np.uint8))
 
-with open(os.path.join(out, "model.mlir"), "w") as fh:
-    fh.write("func.func @main(%s)\n    -> (%s) {\n" % (
-        ", ".join(args),
-        ", ".join("%s {mlc.name = \"out_%s\"}" % (t, c[0])
-                  for t, c in zip(ret_types, cases))))
-    fh.write("\n".join(body) + "\n")
-    fh.write("  return %s : %s\n}\n" % (", ".join(results),
-                                       ", ".join(ret_types)))
+write_main(os.path.join(out, "model.mlir"), args, body, results, ret_types,
+           ["out_" + c[0] for c in cases])
 with open(os.path.join(out, "args.txt"), "w") as fh:
     fh.write(" ".join("-i %s=%s" % (i, os.path.join(out, i + ".npy"))
                       for i in inputs) + " " +

@@ -11,18 +11,13 @@ import sys
 
 import numpy as np
 
+from casegen import mlir_dense as dense, mlir_tensor as ty, write_main
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 rng = np.random.default_rng(5)
 
 
-def dense(a):
-    return "dense<%s>" % np.array2string(
-        a, separator=", ", threshold=10**9, max_line_width=10**9)
-
-
-def ty(shape, elt):
-    return "tensor<%s%s>" % ("".join("%dx" % d for d in shape), elt)
 
 
 cases = []  # (name, lhs shape, lhs dtype, zp, K, N, epilogue scale)
@@ -83,11 +78,5 @@ for name, shape, dt, zp, k, n, scale in cases:
         np.save(os.path.join(out, "expected_%s.npy" % name),
                 (ref.astype(np.float32) * np.float32(scale)))
 
-with open(os.path.join(out, "model.mlir"), "w") as f:
-    f.write("func.func @main(%s)\n    -> (%s) {\n" % (
-        ", ".join(args),
-        ", ".join("%s {mlc.name = \"out_%s\"}" % (t, c[0])
-                  for t, c in zip(ret_types, cases))))
-    f.write("\n".join(body) + "\n")
-    f.write("  return %s : %s\n}\n" % (", ".join(results),
-                                      ", ".join(ret_types)))
+write_main(os.path.join(out, "model.mlir"), args, body, results, ret_types,
+           ["out_" + c[0] for c in cases])
