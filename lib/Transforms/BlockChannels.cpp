@@ -174,22 +174,29 @@ private:
         !constantTensor(conv.getFilter()) ||
         (conv.getBias() && !constantTensor(conv.getBias())))
       return false;
-    int64_t groups = conv.getGroups(), c = in.getDimSize(1);
-    return groups == 1 || (groups == c && groups == out.getDimSize(1)) ||
-           blockGroups(conv) != 0;
+    return conv.getGroups() == 1 || isDepthwise(conv) || blockGroups(conv) != 0;
   }
 
   /// An integer convolution that graph.conv2d_integer_nchwc computes: one
-  /// group, a constant int8 filter with zero point 0, a one-value input
-  /// zero point, enough channels on both sides.
+  /// group or depthwise, a constant int8 filter with zero point 0, a
+  /// one-value input zero point, enough channels on both sides.
   bool isBlockableIntegerConv(Conv2DIntegerOp conv) const {
     auto in = conv.getInput().getType(), out = conv.getType();
-    return conv.getGroups() == 1 && in.getDimSize(1) >= kMinChannels &&
+    int64_t groups = conv.getGroups();
+    return (groups == 1 || isDepthwise(conv)) &&
+           in.getDimSize(1) >= kMinChannels &&
            out.getDimSize(1) >= kMinChannels &&
            conv.getFilter().getType().getElementType().isSignlessInteger(8) &&
            anyConstantTensor(conv.getFilter()) &&
            isZeroConstant(conv.getFilterZeroPoint()) &&
            conv.getInputZeroPoint().getType().getNumElements() == 1;
+  }
+
+  /// One group per channel, as many output channels as input ones.
+  template <typename ConvT> static bool isDepthwise(ConvT conv) {
+    int64_t groups = conv.getGroups();
+    return groups != 1 && groups == conv.getInput().getType().getDimSize(1) &&
+           groups == conv.getType().getDimSize(1);
   }
 
   /// The groups of a grouped (not depthwise) convolution in the blocked
@@ -201,7 +208,7 @@ private:
     int64_t groups = static_cast<int64_t>(conv.getGroups());
     int64_t c = conv.getInput().getType().getDimSize(1),
             o = conv.getType().getDimSize(1);
-    if (groups == 1 || (groups == c && groups == o))
+    if (groups == 1 || isDepthwise(conv))
       return 0;
     int64_t gw = c / groups, gwo = o / groups;
     if (gw % block == 0 && gwo % block == 0)
@@ -372,11 +379,8 @@ private:
                       "nchwc_filter");
     }
     if (depthwise) {
-      // [C, 1, KH, KW] -> [C / B, KH, KW, B].
       SmallVector<float> dst(ob * taps * block, 0.0f);
-      for (int64_t k = 0; k < o; ++k)
-        for (int64_t t = 0; t < taps; ++t)
-          dst[((k / block) * taps + t) * block + k % block] = src[k * taps + t];
+      blockDepthwiseFilter<float>(src, dst, o, taps);
       return constant(b, loc, {ob, kh, kw, block}, dst, "nchwc_filter");
     }
     if (plain) {
@@ -411,13 +415,31 @@ private:
               k % block] = src[(k * ci + c) * taps + t];
   }
 
+  /// [C, 1, KH, KW] -> [C / B, KH, KW, B], the padded channels zero.
+  template <typename T>
+  void blockDepthwiseFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t c,
+                            int64_t taps) const {
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t t = 0; t < taps; ++t)
+        dst[((k / block) * taps + t) * block + k % block] = src[k * taps + t];
+  }
+
   Value blockedIntegerFilter(OpBuilder &b, Conv2DIntegerOp conv) {
     HostTensor w = *anyConstantTensor(conv.getFilter());
     ArrayRef<int64_t> ws = w.getShape();
-    HostTensor dst(ElementKind::I8,
-                   {blocks(ws[0]), blocks(ws[1]), ws[2], ws[3], block, block});
-    blockFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(), ws[0], ws[1],
-                        ws[2] * ws[3]);
+    int64_t taps = ws[2] * ws[3];
+    bool depthwise = isDepthwise(conv);
+    HostTensor dst(
+        ElementKind::I8,
+        depthwise ? SmallVector<int64_t>{blocks(ws[0]), ws[2], ws[3], block}
+                  : SmallVector<int64_t>{blocks(ws[0]), blocks(ws[1]), ws[2],
+                                         ws[3], block, block});
+    if (depthwise)
+      blockDepthwiseFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(),
+                                   ws[0], taps);
+    else
+      blockFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(), ws[0],
+                          ws[1], taps);
     return ConstantOp::create(
         b, conv.getLoc(),
         toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));

@@ -124,10 +124,13 @@ struct ConvOfDequantized : OpRewritePattern<Conv2DOp> {
                                 PatternRewriter &rewriter) const override {
     DequantizeOp x = eightBitDequantize(op.getInput());
     DequantizeOp w = eightBitDequantize(op.getFilter());
-    // Grouped and depthwise convolutions stay float (the QDQ graph's own
+    // Grouped (not depthwise) convolutions stay float (the QDQ graph's own
     // semantics) unless `groups` is set: their integer form has no vector
-    // kernel yet, and a depthwise one does few multiply-adds per byte.
-    if (op.getGroups() != 1 && !groups)
+    // kernel yet.
+    int64_t g = op.getGroups();
+    bool depthwise = g == tensorTypeOf(op.getInput()).getDimSize(1) &&
+                     g == op.getType().getDimSize(1);
+    if (g != 1 && !depthwise && !groups)
       return failure();
     if (!x || !w || numElements(x.getScale()) != 1 ||
         numElements(x.getZeroPoint()) != 1 ||

@@ -229,3 +229,20 @@ func.func @integer_not_blocked(%x: tensor<1x16x6x6xui8>, %wr: tensor<16x16x1x1xi
   %2 = graph.conv2d_integer %x, %wg, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x6x6xui8>, tensor<16x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> (tensor<1x16x6x6xi32>)
   return %0, %1, %2 : tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>
 }
+
+// -----
+
+// A depthwise integer convolution is blocked too: its int8 filter [C, 1, KH,
+// KW] becomes [C/B, KH, KW, B] (channels padded 20 -> 32).
+// CHECK-LABEL: func.func @integer_depthwise
+// CHECK: %[[X:.*]] = graph.transpose %{{.*}} {perm = array<i64: 0, 1, 3, 4, 2>} : (tensor<1x2x16x6x6xui8>) -> tensor<1x2x6x6x16xui8>
+// CHECK: %[[W:.*]] = graph.constant dense_resource<nchwc_filter> : tensor<2x3x3x16xi8>
+// CHECK: %[[C:.*]] = graph.conv2d_integer_nchwc %[[X]], %[[W]], %{{.*}} {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x6x6x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x3x3x16xi32>
+// CHECK: graph.slice {{.*}} -> tensor<1x20x3x3xi32>
+func.func @integer_depthwise(%x: tensor<1x20x6x6xui8>) -> tensor<1x20x3x3xi32> {
+  %w = graph.constant dense<3> : tensor<20x1x3x3xi8>
+  %xz = graph.constant dense<9> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 20 : i64} : (tensor<1x20x6x6xui8>, tensor<20x1x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x20x3x3xi32>
+  return %0 : tensor<1x20x3x3xi32>
+}

@@ -87,11 +87,12 @@ func.func @not_integer(%x: tensor<1x2x4x4xi8>, %xs: tensor<1x2x1x1xf32>, %w: ten
 
 // -----
 
-// A depthwise convolution stays float unless groups=true (its integer form
-// has no vector kernel).
+// A depthwise convolution becomes integer (it has a vector kernel); a
+// grouped one stays float unless groups=true (its integer form is generic
+// loops).
 // CHECK-LABEL: func.func @depthwise
-// CHECK-NOT: conv2d_integer
-// CHECK: graph.conv2d %{{.*}} groups = 4 : i64
+// CHECK: graph.conv2d_integer %{{.*}} groups = 4 : i64
+// CHECK-NOT: graph.conv2d %
 // GROUPS-LABEL: func.func @depthwise
 // GROUPS: graph.conv2d_integer %{{.*}} groups = 4 : i64
 // GROUPS-NOT: graph.conv2d %
@@ -105,4 +106,24 @@ func.func @depthwise(%x: tensor<1x4x8x8xui8>) -> tensor<1x4x8x8xf32> {
   %wf = graph.dequantize %w, %ws, %wz : (tensor<4x1x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<4x1x3x3xf32>
   %y = graph.conv2d %xf, %wf {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
   return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @grouped
+// CHECK-NOT: conv2d_integer
+// CHECK: graph.conv2d %{{.*}} groups = 2 : i64
+// GROUPS-LABEL: func.func @grouped
+// GROUPS: graph.conv2d_integer %{{.*}} groups = 2 : i64
+// GROUPS-NOT: graph.conv2d %
+func.func @grouped(%x: tensor<1x4x8x8xui8>) -> tensor<1x6x8x8xf32> {
+  %xs = graph.constant dense<0.02> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<3> : tensor<6x2x3x3xi8>
+  %ws = graph.constant dense<0.1> : tensor<f32>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %xf = graph.dequantize %x, %xs, %xz : (tensor<1x4x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x4x8x8xf32>
+  %wf = graph.dequantize %w, %ws, %wz : (tensor<6x2x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<6x2x3x3xf32>
+  %y = graph.conv2d %xf, %wf {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x8x8xf32>
+  return %y : tensor<1x6x8x8xf32>
 }

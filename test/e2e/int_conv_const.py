@@ -8,12 +8,14 @@ a batch of 2, uint8 and int8 inputs with zero points at the ends of their
 ranges, epilogues that dequantize (per channel), add a residual, clamp and
 quantize again, and sizes large enough for both threaded forms (output
 blocks per task, bands of output rows), one too small for threads and
-one with weights within [-64, 64] (vpmaddubsw without VNNI);
+one with weights within [-64, 64] (vpmaddubsw without VNNI); depthwise
+ones (the same with 5x5 dilated and 7x7 windows);
 and a float depthwise convolution quantized in its kernel's epilogue.
 
   int_conv_const.py OUT               writes the model and data
   int_conv_const.py --kernels M.ll S  counts the kernels of the LLVM IR
-                                      M.ll that contain the string S
+                                      (or assembly) M.ll that contain the
+                                      string S
 """
 import os
 import re
@@ -25,13 +27,15 @@ from casegen import mlir_dense as dense, mlir_tensor as ty, write_main
 
 if sys.argv[1] == "--kernels":
     # Kernels are functions @main_kernelN (and their threads' bodies
-    # @main_kernelN..omp_par): count the kernels that use the instruction.
+    # @main_kernelN..omp_par), labels of the same names in assembly: count
+    # the kernels that use the instruction.
     kernels, current = set(), None
     for line in open(sys.argv[2]):
-        m = re.match(r"define .*@(main_kernel\d+)", line)
+        m = re.match(r"define .*@(main_kernel\d+)|(main_kernel\d+)[.:]", line)
         if m:
-            current = m.group(1)
-        elif line.startswith("}"):
+            current = m.group(1) or m.group(2)
+            continue
+        if line.startswith("}"):
             current = None
         elif current and sys.argv[3] in line:
             kernels.add(current)
@@ -46,9 +50,11 @@ rng = np.random.default_rng(7)
 
 
 def conv_ref(x, zp, w, strides, pads, dilations):
-    """int64 NCHW convolution of x - zp (padding holds zp) and w."""
+    """int64 NCHW convolution of x - zp (padding holds zp) and w; depthwise
+    when w has one input channel and x several."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
+    depthwise = w.shape[1] == 1 and c > 1
     xp = np.full((n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]), zp,
                  np.int64)
     xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + wd] = x
@@ -61,7 +67,11 @@ def conv_ref(x, zp, w, strides, pads, dilations):
             win = xp[:, :, i * dilations[0]:, j * dilations[1]:]
             win = win[:, :, :strides[0] * oh:strides[0],
                       :strides[1] * ow:strides[1]]
-            y += np.einsum("nchw,oc->nohw", win, w[:, :, i, j].astype(np.int64))
+            if depthwise:
+                y += win * w[:, 0, i, j].astype(np.int64)[None, :, None, None]
+            else:
+                y += np.einsum("nchw,oc->nohw", win,
+                               w[:, :, i, j].astype(np.int64))
     return y
 
 
@@ -85,6 +95,20 @@ cases = [
     # VNNI, at the edge of int16 saturation (255 * 64 * 2 = 32640).
     ("u8_narrow", (1, 32, 7, 7), np.uint8, 255, 48, 3, (1, 1), (1, 1, 1, 1),
      (1, 1), None),
+    # Depthwise (O = C groups), IntegerDepthwiseKernel.cpp: channel and
+    # pixel tails, strides, 5x5 dilated and 7x7 windows, both threaded forms.
+    ("dw_u8_tails", (1, 20, 9, 7), np.uint8, 255, 20, 3, (1, 1),
+     (1, 1, 1, 1), (1, 1), None),
+    ("dw_s8_strided", (2, 24, 11, 13), np.int8, -128, 24, 3, (2, 2),
+     (0, 1, 2, 0), (1, 1), None),
+    ("dw_u8_dilated", (1, 40, 12, 10), np.uint8, 0, 40, 5, (1, 1),
+     (4, 4, 4, 4), (2, 2), "dq"),
+    ("dw_u8_wide", (1, 64, 30, 30), np.uint8, 3, 64, 3, (1, 1), (1, 1, 1, 1),
+     (1, 1), "dq_res_q"),
+    ("dw_u8_bands", (1, 16, 56, 56), np.uint8, 128, 16, 3, (2, 1),
+     (1, 1, 1, 1), (1, 1), None),
+    ("dw_s8_7x7", (1, 32, 14, 14), np.int8, 127, 32, 7, (1, 1), (3, 3, 3, 3),
+     (1, 1), None),
 ]
 
 args, results, body, ret_types, inputs = [], [], [], [], []
@@ -92,12 +116,14 @@ for (name, shape, dt, zp, o, k, strides, pads, dil, epi) in cases:
     info = np.iinfo(dt)
     x = rng.integers(info.min, info.max + 1, shape).astype(dt)
     x.flat[:4] = [info.min, info.max, info.max, info.min]
+    groups = o if name.startswith("dw_") else 1
     if name.endswith("narrow"):
         w = rng.integers(-64, 65, (o, shape[1], k, k)).astype(np.int8)
         w[0, :4], w[1, :4] = 64, -64
         x[0, :4] = info.max
     else:
-        w = rng.integers(-128, 128, (o, shape[1], k, k)).astype(np.int8)
+        w = rng.integers(-128, 128, (o, shape[1] // groups, k, k)).astype(
+            np.int8)
         w.flat[:4] = [-128, 127, -128, 127]
     np.save(os.path.join(out, name + ".npy"), x)
     inputs.append(name)
@@ -112,10 +138,11 @@ for (name, shape, dt, zp, o, k, strides, pads, dil, epi) in cases:
     body.append("  %%%s_wz = graph.constant dense<0> : tensor<i8>" % name)
     body.append(
         "  %%%s_acc = graph.conv2d_integer %%%s, %%%s_w, %%%s_xz, %%%s_wz "
-        "{dilations = array<i64: %d, %d>, groups = 1 : i64, pads = "
+        "{dilations = array<i64: %d, %d>, groups = %d : i64, pads = "
         "array<i64: %d, %d, %d, %d>, strides = array<i64: %d, %d>} : "
         "(%s, %s, %s, tensor<i8>) -> %s" % (
-            name, name, name, name, name, dil[0], dil[1], *pads, *strides,
+            name, name, name, name, name, dil[0], dil[1], groups, *pads,
+            *strides,
             ty(shape, elt), ty(w.shape, "i8"), ty((), elt),
             ty(out_shape, "i32")))
     if epi is None:

@@ -126,6 +126,14 @@ mlir::FailureOr<bool> emitIntegerConvKernel(mlir::RewriterBase &rewriter,
                                             graph::FusionGroupOp group,
                                             const KernelOptions &options);
 
+/// Depthwise integer convolution in the blocked layout (the depthwise form
+/// of graph.conv2d_integer_nchwc's generic, same operands) with an optional
+/// elementwise epilogue: a vector of L channels per pixel, products of the
+/// widened bytes (IntegerDepthwiseKernel.cpp).
+mlir::FailureOr<bool> emitIntegerDepthwiseKernel(mlir::RewriterBase &rewriter,
+                                                 graph::FusionGroupOp group,
+                                                 const KernelOptions &options);
+
 /// Winograd transform (a marked generic of graph.winograd_input/_output,
 /// f32) with, for the output transform, an optional elementwise epilogue:
 /// whole tiles computed separably on vectors of channel lanes.

@@ -232,6 +232,9 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       if (succeeded(kernel) && !*kernel && contractionKernels)
         kernel =
             mlc::codegen::emitIntegerConvKernel(rewriter, group, kernelOpts);
+      if (succeeded(kernel) && !*kernel && contractionKernels)
+        kernel = mlc::codegen::emitIntegerDepthwiseKernel(rewriter, group,
+                                                          kernelOpts);
       if (failed(kernel) ||
           (!*kernel &&
            failed(tileAndFuse(rewriter, group, kernelOpts.parallelMinWork))))

@@ -175,8 +175,9 @@ struct Conv2DIntegerPattern : OpRewritePattern<Conv2DIntegerOp> {
   }
 };
 
-/// The blocked form: loops [n, ob, oh, ow, o | cb, kh, kw, c] as
-/// conv2d_nchwc's, so that the output's lane dim o is innermost parallel.
+/// The blocked forms: loops [n, ob, oh, ow, o | cb, kh, kw, c], or [n, ob,
+/// oh, ow, o | kh, kw] (depthwise), as conv2d_nchwc's, so that the output's
+/// lane dim o is innermost parallel.
 struct Conv2DIntegerNchwcPattern : OpRewritePattern<Conv2DIntegerNchwcOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DIntegerNchwcOp op,
@@ -193,14 +194,25 @@ struct Conv2DIntegerNchwcPattern : OpRewritePattern<Conv2DIntegerNchwcOp> {
     auto s = op.getStrides();
     auto d = op.getDilations();
     auto e = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    AffineExpr n = e(0), ob = e(1), oh = e(2), ow = e(3), o = e(4), cb = e(5),
-               kh = e(6), kw = e(7), c = e(8);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(9, 0,
-                       {n, cb, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], c},
-                       ctx),
-        AffineMap::get(9, 0, {ob, cb, kh, kw, c, o}, ctx),
-        AffineMap::get(9, 0, {n, ob, oh, ow, o}, ctx)};
+    AffineExpr n = e(0), ob = e(1), oh = e(2), ow = e(3), o = e(4);
+    SmallVector<AffineMap> maps;
+    if (op.isDepthwise()) {
+      AffineExpr kh = e(5), kw = e(6);
+      maps = {AffineMap::get(
+                  7, 0,
+                  {n, ob, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], o},
+                  ctx),
+              AffineMap::get(7, 0, {ob, kh, kw, o}, ctx),
+              AffineMap::get(7, 0, {n, ob, oh, ow, o}, ctx)};
+    } else {
+      AffineExpr cb = e(5), kh = e(6), kw = e(7), c = e(8);
+      maps = {AffineMap::get(
+                  9, 0,
+                  {n, cb, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], c},
+                  ctx),
+              AffineMap::get(9, 0, {ob, cb, kh, kw, c, o}, ctx),
+              AffineMap::get(9, 0, {n, ob, oh, ow, o}, ctx)};
+    }
     rewriter.replaceOp(
         op, integerMultiplyAccumulate(rewriter, loc, x, w, op.getType(), maps));
     return success();

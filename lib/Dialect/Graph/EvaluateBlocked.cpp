@@ -83,7 +83,11 @@ HostTensor mlc::graph::evaluateConv2DIntegerNchwc(
   ArrayRef<int64_t> xs = centeredInput.getShape(), ws = filter.getShape();
   int64_t batch = outShape[0], ob = outShape[1], oh = outShape[2],
           ow = outShape[3], blk = outShape[4];
-  int64_t h = xs[2], wd = xs[3], cb = ws[1], kh = ws[2], kw = ws[3];
+  // Depthwise: one input channel (o's own, lane o of block b) per output.
+  bool depthwise = op.isDepthwise();
+  int64_t h = xs[2], wd = xs[3], cb = depthwise ? 1 : ws[1],
+          kh = depthwise ? ws[1] : ws[2], kw = depthwise ? ws[2] : ws[3],
+          lanes = depthwise ? 1 : blk;
   auto s = op.getStrides(), p = op.getPads(), d = op.getDilations();
   ArrayRef<int32_t> xv = centeredInput.values<int32_t>();
   ArrayRef<int8_t> wv = filter.values<int8_t>();
@@ -104,13 +108,18 @@ HostTensor mlc::graph::evaluateConv2DIntegerNchwc(
                   int64_t iz = z * s[1] + j * d[1] - p[1];
                   if (iy < 0 || iy >= h || iz < 0 || iz >= wd)
                     continue;
-                  for (int64_t l = 0; l < blk; ++l)
-                    acc += uint32_t(
-                        xv[(((n * cb + c) * h + iy) * wd + iz) * blk + l] *
-                        int32_t(
-                            wv[((((b * cb + c) * kh + i) * kw + j) * blk + l) *
-                                   blk +
-                               o]));
+                  for (int64_t l = 0; l < lanes; ++l) {
+                    int64_t xi =
+                        depthwise
+                            ? (((n * ob + b) * h + iy) * wd + iz) * blk + o
+                            : (((n * cb + c) * h + iy) * wd + iz) * blk + l;
+                    int64_t wi =
+                        depthwise ? ((b * kh + i) * kw + j) * blk + o
+                                  : ((((b * cb + c) * kh + i) * kw + j) * blk +
+                                     l) * blk +
+                                        o;
+                    acc += uint32_t(xv[xi] * int32_t(wv[wi]));
+                  }
                 }
             dst[(((n * ob + b) * oh + y) * ow + z) * blk + o] = int32_t(acc);
           }

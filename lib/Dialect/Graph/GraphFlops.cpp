@@ -43,7 +43,8 @@ int64_t estimateFlops(Operation *op) {
   }
   if (auto conv = dyn_cast<Conv2DIntegerNchwcOp>(op)) {
     auto w = conv.getFilter().getType().getShape();
-    return 2 * elements(conv.getType()) * w[1] * w[2] * w[3] * w[4];
+    return 2 * elements(conv.getType()) *
+           (conv.isDepthwise() ? w[1] * w[2] : w[1] * w[2] * w[3] * w[4]);
   }
   if (auto conv = dyn_cast<ConvTranspose2DOp>(op)) {
     auto w = conv.getFilter().getType().getShape();

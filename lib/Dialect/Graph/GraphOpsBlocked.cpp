@@ -104,9 +104,11 @@ LogicalResult Conv2DIntegerNchwcOp::inferReturnTypes(
   SmallVector<int64_t> shape;
   if (failed(getRanked(loc, adaptor.getOperands(), types)))
     return failure();
-  if (types[0].getRank() != 5 || types[1].getRank() != 6)
+  if (types[0].getRank() != 5 ||
+      (types[1].getRank() != 6 && types[1].getRank() != 4))
     return fail(loc, "conv2d_integer_nchwc takes a blocked input [N, C/B, H, "
-                     "W, B] and filter [O/B, C/B, KH, KW, B, B], got " +
+                     "W, B] and a filter [O/B, C/B, KH, KW, B, B] or [C/B, "
+                     "KH, KW, B] (depthwise), got " +
                          typeStr(types[0]) + " and " + typeStr(types[1]));
   if (!types[1].getElementType().isSignlessInteger(8))
     return fail(loc, "conv2d_integer_nchwc filter must be int8, got " +

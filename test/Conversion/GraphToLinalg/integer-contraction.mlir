@@ -114,3 +114,26 @@ func.func @conv_nchwc(%x: tensor<1x2x5x5x16xi8>, %w: tensor<3x2x3x3x16x16xi8>) -
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x2x5x5x16xi8>, tensor<3x2x3x3x16x16xi8>, tensor<i8>) -> tensor<1x3x2x2x16xi32>
   return %0 : tensor<1x3x2x2x16xi32>
 }
+
+// -----
+
+// The depthwise blocked form: loops [n, ob, oh, ow, o | kh, kw], the input
+// read in the output's block and lane, the filter [ob, kh, kw, o].
+// CHECK-DAG: #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2 + d5 * 2, d3 * 2 + d6, d4)>
+// CHECK-DAG: #[[WMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d5, d6, d4)>
+// CHECK-DAG: #[[YMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv_nchwc_depthwise
+// CHECK: %[[ZP:.*]] = arith.constant -128 : i8
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZP]] : i8) outs(%{{.*}} : tensor<1x2x9x8x16xi8>)
+// CHECK: %[[PAD:.*]] = tensor.insert_slice %{{.*}} into %[[FILL]][0, 0, 2, 1, 0] [1, 2, 5, 5, 16]
+// CHECK: linalg.generic {indexing_maps = [#[[XMAP]], #[[WMAP]], #[[YMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[PAD]], %arg1 : tensor<1x2x9x8x16xi8>, tensor<2x3x3x16xi8>)
+// CHECK: %[[X:.*]] = arith.extui %{{.*}} : i8 to i32
+// CHECK: %[[XC:.*]] = arith.subi %[[X]], %{{.*}} : i32
+// CHECK: %[[W:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK: %[[P:.*]] = arith.muli %[[XC]], %[[W]] : i32
+// CHECK: arith.addi %{{.*}}, %[[P]] : i32
+func.func @conv_nchwc_depthwise(%x: tensor<1x2x5x5x16xui8>, %w: tensor<2x3x3x16xi8>) -> tensor<1x2x5x3x16xi32> {
+  %z = graph.constant dense<128> : tensor<ui8>
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 2>, pads = array<i64: 2, 1, 2, 2>, dilations = array<i64: 2, 1>} : (tensor<1x2x5x5x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x5x3x16xi32>
+  return %0 : tensor<1x2x5x3x16xi32>
+}

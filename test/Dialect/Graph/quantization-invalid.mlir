@@ -124,7 +124,7 @@ func.func @fake_quantize_scale_type(%x: tensor<3xf32>, %s: tensor<f64>, %z: tens
 // -----
 
 func.func @conv_integer_nchwc_rank(%x: tensor<1x32x8x8xui8>, %w: tensor<2x2x3x3x16x16xi8>, %z: tensor<ui8>) -> tensor<1x2x6x6x16xi32> {
-  // expected-error @+2 {{conv2d_integer_nchwc takes a blocked input [N, C/B, H, W, B] and filter [O/B, C/B, KH, KW, B, B], got tensor<1x32x8x8xui8> and tensor<2x2x3x3x16x16xi8>}}
+  // expected-error @+2 {{conv2d_integer_nchwc takes a blocked input [N, C/B, H, W, B] and a filter [O/B, C/B, KH, KW, B, B] or [C/B, KH, KW, B] (depthwise), got tensor<1x32x8x8xui8> and tensor<2x2x3x3x16x16xi8>}}
   // expected-error @+1 {{'graph.conv2d_integer_nchwc' op failed to infer returned types}}
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x32x8x8xui8>, tensor<2x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
   return %0 : tensor<1x2x6x6x16xi32>
@@ -154,5 +154,14 @@ func.func @conv_integer_nchwc_channels(%x: tensor<1x3x8x8x16xui8>, %w: tensor<2x
   // expected-error @+2 {{conv2d_integer_nchwc filter tensor<2x2x3x3x16x16xi8> does not match the input tensor<1x3x8x8x16xui8>}}
   // expected-error @+1 {{'graph.conv2d_integer_nchwc' op failed to infer returned types}}
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x3x8x8x16xui8>, tensor<2x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+  return %0 : tensor<1x2x6x6x16xi32>
+}
+
+// -----
+
+func.func @conv_integer_nchwc_depthwise_channels(%x: tensor<1x3x8x8x16xui8>, %w: tensor<2x3x3x16xi8>, %z: tensor<ui8>) -> tensor<1x2x6x6x16xi32> {
+  // expected-error @+2 {{conv2d_integer_nchwc filter tensor<2x3x3x16xi8> does not match the input tensor<1x3x8x8x16xui8>}}
+  // expected-error @+1 {{'graph.conv2d_integer_nchwc' op failed to infer returned types}}
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x3x8x8x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
   return %0 : tensor<1x2x6x6x16xi32>
 }

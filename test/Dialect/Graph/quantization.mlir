@@ -67,3 +67,12 @@ func.func @conv_integer_nchwc(%x: tensor<1x2x9x9x16xui8>, %w: tensor<3x2x3x3x16x
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x9x9x16xui8>, tensor<3x2x3x3x16x16xi8>, tensor<1x1x1x1x1xui8>) -> tensor<1x3x5x5x16xi32>
   return %0 : tensor<1x3x5x5x16xi32>
 }
+
+// The depthwise form: filter [C/B, KH, KW, B], as many output blocks as
+// input ones.
+// CHECK-LABEL: func.func @conv_integer_nchwc_depthwise
+// CHECK: graph.conv2d_integer_nchwc %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}} : (tensor<1x2x9x9x16xi8>, tensor<2x3x3x16xi8>, tensor<i8>) -> tensor<1x2x5x5x16xi32>
+func.func @conv_integer_nchwc_depthwise(%x: tensor<1x2x9x9x16xi8>, %w: tensor<2x3x3x16xi8>, %z: tensor<i8>) -> tensor<1x2x5x5x16xi32> {
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x9x9x16xi8>, tensor<2x3x3x16xi8>, tensor<i8>) -> tensor<1x2x5x5x16xi32>
+  return %0 : tensor<1x2x5x5x16xi32>
+}

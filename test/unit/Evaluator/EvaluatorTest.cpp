@@ -346,6 +346,71 @@ TEST_CASE("blocked Winograd transforms compute the blocked convolution") {
   CHECK(worst < 2e-5 * peak);
 }
 
+// graph-block-channels on integer convolutions (one group and depthwise,
+// 20 channels padded to 32, stride 2 and a dilation): the blocked int8
+// filters and conv2d_integer_nchwc compute the NCHW sums bit for bit.
+TEST_CASE("blocked integer convolutions compute the NCHW ones") {
+  Context c;
+  uint32_t state = 777;
+  auto next = [&](int lo, int hi) {
+    state = state * 1664525u + 1013904223u;
+    return lo + int((state >> 8) % uint32_t(hi - lo + 1));
+  };
+  // Random int8 values as nested brackets of the shape `dims`.
+  std::function<std::string(ArrayRef<int64_t>)> literal =
+      [&](ArrayRef<int64_t> dims) {
+        std::string t = "[";
+        for (int64_t i = 0; i < dims[0]; ++i)
+          t += (i ? ", " : "") + (dims.size() == 1
+                                      ? std::to_string(next(-128, 127))
+                                      : literal(dims.drop_front()));
+        return t + "]";
+      };
+  std::string source = R"(
+    func.func @f(%x: tensor<1x20x7x6xui8>) -> (tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>) {
+      %wr = graph.constant dense<W> : tensor<24x20x3x3xi8>
+      %dr = graph.constant dense<D> : tensor<20x1x3x3xi8>
+      %xz = graph.constant dense<201> : tensor<ui8>
+      %wz = graph.constant dense<0> : tensor<i8>
+      %y = graph.conv2d_integer %x, %wr, %xz, %wz {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x20x7x6xui8>, tensor<24x20x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x24x4x3xi32>
+      %z = graph.conv2d_integer %x, %dr, %xz, %wz {dilations = array<i64: 2, 1>, groups = 20 : i64, pads = array<i64: 2, 1, 2, 1>, strides = array<i64: 1, 1>} : (tensor<1x20x7x6xui8>, tensor<20x1x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x20x7x6xi32>
+      return %y, %z : tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>
+    })";
+  source.replace(source.find("dense<W>") + 6, 1, literal({24, 20, 3, 3}));
+  source.replace(source.find("dense<D>") + 6, 1, literal({20, 1, 3, 3}));
+  std::vector<uint8_t> xv(20 * 7 * 6);
+  for (uint8_t &v : xv)
+    v = uint8_t(next(0, 255));
+  std::vector<HostTensor> args{
+      HostTensor::get<uint8_t>(ElementKind::U8, {1, 20, 7, 6}, xv)};
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &c.ctx);
+  INFO(c.diagnostics);
+  REQUIRE(module);
+  auto f = module->lookupSymbol<func::FuncOp>("f");
+  std::string error;
+  auto direct = evaluateFunction(f, args, &error);
+  INFO(error);
+  REQUIRE(succeeded(direct));
+
+  PassManager pm(&c.ctx);
+  GraphBlockChannelsOptions options;
+  options.block = 16;
+  pm.addPass(createGraphBlockChannels(options));
+  REQUIRE(succeeded(pm.run(*module)));
+  int blocked = 0, depthwise = 0;
+  f.walk([&](Conv2DIntegerNchwcOp op) {
+    ++blocked;
+    depthwise += op.isDepthwise();
+  });
+  REQUIRE(blocked == 2);
+  REQUIRE(depthwise == 1);
+  auto result = evaluateFunction(f, args, &error);
+  INFO(error);
+  REQUIRE(succeeded(result));
+  for (int i = 0; i < 2; ++i)
+    CHECK(valuesOf<int32_t>((*direct)[i]) == valuesOf<int32_t>((*result)[i]));
+}
+
 TEST_CASE("every e2e op test matches its reference at its tolerance") {
   std::error_code ec;
   int count = 0;

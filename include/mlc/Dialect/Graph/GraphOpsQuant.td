@@ -118,15 +118,19 @@ def Graph_Conv2DIntegerOp : Graph_Op<"conv2d_integer"> {
 def Graph_Conv2DIntegerNchwcOp : Graph_Op<"conv2d_integer_nchwc"> {
   let summary = "8-bit 2-D convolution in the blocked channel layout";
   let description = [{
-    graph.conv2d_integer in the layout of graph.conv2d_nchwc's blocked form:
-    input `[N, C / B, H, W, B]` (int8 or uint8), filter
-    `[O / B, C / B, KH, KW, B, B]` (int8; input lane, then output lane) with
-    zero point 0, result `[N, O / B, OH, OW, B]` in int32: channel `o` of
-    the NCHW result at `[n, o / B, oh, ow, o % B]`. The input zero point is
-    one value of the input's element type; padding reads it, so padded
-    elements contribute zero. One group. Made by graph-block-channels from
-    conv2d_integer ops with a constant filter and a zero filter zero point,
-    channels padded to a multiple of B with zero filters.
+    graph.conv2d_integer in the layout of graph.conv2d_nchwc's blocked
+    forms: input `[N, C / B, H, W, B]` (int8 or uint8), result
+    `[N, O / B, OH, OW, B]` in int32 (channel `o` of the NCHW result at
+    `[n, o / B, oh, ow, o % B]`), and an int8 filter with zero point 0,
+    told apart by its rank:
+    - one group: `[O / B, C / B, KH, KW, B, B]` (input lane, then output
+      lane);
+    - depthwise (O = C, one group per channel): `[C / B, KH, KW, B]`.
+    The input zero point is one value of the input's element type; padding
+    reads it, so padded elements contribute zero. Made by
+    graph-block-channels from conv2d_integer ops with a constant filter and
+    a zero filter zero point, channels padded to a multiple of B with zero
+    filters.
   }];
   let arguments = (ins Graph_QuantTensor:$input, Graph_QuantTensor:$filter,
                        Graph_QuantTensor:$input_zero_point,
@@ -135,6 +139,9 @@ def Graph_Conv2DIntegerNchwcOp : Graph_Op<"conv2d_integer_nchwc"> {
   let results = (outs Graph_I32Tensor:$result);
   let assemblyFormat = "$input `,` $filter `,` $input_zero_point attr-dict "
                        "`:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    bool isDepthwise() { return getFilter().getType().getRank() == 4; }
+  }];
 }
 
 #endif // MLC_DIALECT_GRAPH_GRAPHOPSQUANT_TD
