@@ -117,20 +117,21 @@ Value rescale(PatternRewriter &rewriter, Location loc, Value acc, Value scale) {
 }
 
 struct ConvOfDequantized : OpRewritePattern<Conv2DOp> {
-  ConvOfDequantized(MLIRContext *ctx, bool groups)
-      : OpRewritePattern(ctx), groups(groups) {}
-  bool groups;
+  ConvOfDequantized(MLIRContext *ctx, bool groups, bool depthwiseOn)
+      : OpRewritePattern(ctx), groups(groups), depthwiseOn(depthwiseOn) {}
+  bool groups, depthwiseOn;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     DequantizeOp x = eightBitDequantize(op.getInput());
     DequantizeOp w = eightBitDequantize(op.getFilter());
-    // Grouped (not depthwise) convolutions stay float (the QDQ graph's own
-    // semantics) unless `groups` is set: their integer form has no vector
-    // kernel yet.
+    // Depthwise and other grouped convolutions stay float (the QDQ graph's
+    // own semantics) unless `depthwise` or `groups` is set: the depthwise
+    // integer kernel is no faster than the float one, the grouped form has
+    // no vector kernel yet.
     int64_t g = op.getGroups();
     bool depthwise = g == tensorTypeOf(op.getInput()).getDimSize(1) &&
                      g == op.getType().getDimSize(1);
-    if (g != 1 && !depthwise && !groups)
+    if (g != 1 && !(depthwise ? depthwiseOn : groups))
       return failure();
     if (!x || !w || numElements(x.getScale()) != 1 ||
         numElements(x.getZeroPoint()) != 1 ||
@@ -198,7 +199,7 @@ struct GraphQuantizedContractions
     patterns
         .add<TransposeOfDequantize, ReshapeOfDequantize, MatMulOfDequantized>(
             &getContext());
-    patterns.add<ConvOfDequantized>(&getContext(), groups);
+    patterns.add<ConvOfDequantized>(&getContext(), groups, depthwise);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

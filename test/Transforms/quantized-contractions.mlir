@@ -1,5 +1,5 @@
 // RUN: mlc-opt %s --split-input-file --graph-quantized-contractions | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --graph-quantized-contractions=groups=true | FileCheck %s --check-prefix=GROUPS
+// RUN: mlc-opt %s --split-input-file --graph-quantized-contractions='groups=true depthwise=true' | FileCheck %s --check-prefix=GROUPS
 
 // A conv of a dequantized u8 input and per-channel i8 filter: an integer
 // conv, its sums scaled by x_scale * w_scale per channel, then the bias.
@@ -87,12 +87,12 @@ func.func @not_integer(%x: tensor<1x2x4x4xi8>, %xs: tensor<1x2x1x1xf32>, %w: ten
 
 // -----
 
-// A depthwise convolution becomes integer (it has a vector kernel); a
-// grouped one stays float unless groups=true (its integer form is generic
-// loops).
+// Depthwise and grouped convolutions stay float unless depthwise=true or
+// groups=true (the depthwise kernel is no faster than the float one, the
+// grouped form is generic loops).
 // CHECK-LABEL: func.func @depthwise
-// CHECK: graph.conv2d_integer %{{.*}} groups = 4 : i64
-// CHECK-NOT: graph.conv2d %
+// CHECK-NOT: conv2d_integer
+// CHECK: graph.conv2d %{{.*}} groups = 4 : i64
 // GROUPS-LABEL: func.func @depthwise
 // GROUPS: graph.conv2d_integer %{{.*}} groups = 4 : i64
 // GROUPS-NOT: graph.conv2d %

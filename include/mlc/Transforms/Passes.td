@@ -122,14 +122,19 @@ def GraphQuantizedContractions : Pass<"graph-quantized-contractions"> {
     transposed weight matches too. Conditions: 8-bit operands, the input's
     (conv) zero point and scale one value, the filter's one value or one per
     output channel; a matmul's parameters must not vary along K. Anything
-    else stays in float, and so do grouped (not depthwise) convolutions
-    unless `groups` is set (their integer form is generic loops so far, far
-    slower than the float kernels). Runs before graph-fold-constants, which would
+    else stays in float, and so do depthwise convolutions unless `depthwise`
+    is set (their integer kernel is exact but no faster than the float one:
+    without cross-channel sums there is nothing for vpdpbusd to do) and
+    grouped ones unless `groups` is set (their integer form is generic loops
+    so far, far slower than the float kernels). Runs before
+    graph-fold-constants, which would
     fold the dequantized constant weights to float. Inference only.
   }];
   let options = [
     Option<"groups", "groups", "bool", /*default=*/"false",
            "Also grouped convolutions other than depthwise ones">,
+    Option<"depthwise", "depthwise", "bool", /*default=*/"false",
+           "Also depthwise convolutions">,
   ];
 }
 
