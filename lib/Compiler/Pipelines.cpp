@@ -45,12 +45,18 @@ static std::string graphPipeline(const PipelineOptions &o) {
     return "";
   // Every entry ends with a comma.
   std::string p = "canonicalize,cse,";
+  // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
+  // room for 2 vectors of 5 rows).
+  bool blocked = o.inference && o.nchwc && o.target == Target::CPU;
+  std::string block = std::to_string(std::max(16u, o.vectorBits / 32));
   if (o.inference) {
     // Inference-only rewrites (never for a training step).
     // MLC-PIPELINE: inference rewrites
     // First: folding would turn dequantized 8-bit weights into floats.
+    // Grouped convolutions only where blocking gives them the kernel.
     if (o.integerKernels)
-      p += "graph-quantized-contractions,";
+      p += blocked ? "graph-quantized-contractions{block=" + block + "},"
+                   : "graph-quantized-contractions{groups=false},";
     p += "graph-fuse-fake-quant,";
     p += "graph-fold-batch-norm,graph-fuse-gelu,graph-fold-scale-into-matmul,"
          "graph-reorder-slices,";
@@ -62,11 +68,8 @@ static std::string graphPipeline(const PipelineOptions &o) {
   // graph pipeline runs on the only copy of the module.
   p += "graph-fold-constants,mlc-release-dead-weights,";
   // After folding: the filters (batch norm folded in) are constants.
-  // Blocks of whole vectors, at least two on AVX2 (16 accumulators leave
-  // room for 2 vectors of 5 rows).
-  if (o.inference && o.nchwc && o.target == Target::CPU)
-    p += "graph-block-channels{block=" +
-         std::to_string(std::max(16u, o.vectorBits / 32)) + "},";
+  if (blocked)
+    p += "graph-block-channels{block=" + block + "},";
   // After blocking, so that blocked 3x3 convolutions take the blocked
   // Winograd form (no layout change around them).
   if (o.inference && o.winograd)

@@ -5,8 +5,9 @@
 // In the blocked layout [N, C / B, H, W, B] every convolution, pooling and
 // elementwise op of a region has B channels in its vectors and stores them
 // whole (ONNX Runtime's NCHWc does the same). This pass:
-//   1. marks the region: convolutions with a constant filter (one group or
-//      depthwise; integer ones with one group and symmetric weights) start
+//   1. marks the region: convolutions with a constant filter (one group,
+//      depthwise, or groups of whole blocks or within one; integer ones the
+//      same with symmetric weights) start
 //      it; pooling, elementwise ops (quantize and dequantize among them)
 //      and channel concats of a blocked value join it;
 //   2. rewrites those ops on blocked values: graph.conv2d_nchwc or
@@ -182,8 +183,8 @@ private:
   /// one-value input zero point, enough channels on both sides.
   bool isBlockableIntegerConv(Conv2DIntegerOp conv) const {
     auto in = conv.getInput().getType(), out = conv.getType();
-    int64_t groups = conv.getGroups();
-    return (groups == 1 || isDepthwise(conv)) &&
+    return (conv.getGroups() == 1 || isDepthwise(conv) ||
+            blockGroups(conv) != 0) &&
            in.getDimSize(1) >= kMinChannels &&
            out.getDimSize(1) >= kMinChannels &&
            conv.getFilter().getType().getElementType().isSignlessInteger(8) &&
@@ -204,7 +205,7 @@ private:
   /// stages), one per block when whole groups fit in a block (widths 4 and
   /// 8: ResNeXt's first stages, RegNet), the filter then block-diagonal
   /// with zeros between the groups of a block.
-  int64_t blockGroups(Conv2DOp conv) const {
+  template <typename ConvT> int64_t blockGroups(ConvT conv) const {
     int64_t groups = static_cast<int64_t>(conv.getGroups());
     int64_t c = conv.getInput().getType().getDimSize(1),
             o = conv.getType().getDimSize(1);
@@ -358,23 +359,9 @@ private:
     ArrayRef<float> src = w.values<float>();
     Location loc = conv.getLoc();
     if (int64_t groups = blockGroups(conv)) {
-      // [O, C / G, KH, KW] -> [O / B, C / B / G', KH, KW, B, B]: input
-      // channel j of output k's group sits at its offset in the group's
-      // blocks (G' = G), or in k's own block (G' = blocks).
-      int64_t convGroups = static_cast<int64_t>(conv.getGroups());
-      int64_t gwo = o / convGroups;
-      int64_t cg = groups == convGroups ? ci / block : 1;
+      int64_t cg = groupBlocks(conv, groups);
       SmallVector<float> dst(ob * cg * taps * block * block, 0.0f);
-      for (int64_t k = 0; k < o; ++k)
-        for (int64_t j = 0; j < ci; ++j) {
-          // The input channel within the blocks the output block reads.
-          int64_t local = cg == 1 ? (k / gwo) * ci % block + j : j;
-          for (int64_t t = 0; t < taps; ++t)
-            dst[((((k / block) * cg + local / block) * taps + t) * block +
-                 local % block) *
-                    block +
-                k % block] = src[(k * ci + j) * taps + t];
-        }
+      blockGroupedFilter<float>(src, dst, o, ci, taps, conv.getGroups(), cg);
       return constant(b, loc, {ob, cg, kh, kw, block, block}, dst,
                       "nchwc_filter");
     }
@@ -415,6 +402,35 @@ private:
               k % block] = src[(k * ci + c) * taps + t];
   }
 
+  /// The input blocks each output block of a grouped convolution reads
+  /// (blockGroups' G' groups): its group's (G' = G), or the one holding its
+  /// own group (G' = blocks).
+  template <typename ConvT>
+  int64_t groupBlocks(ConvT conv, int64_t groups) const {
+    int64_t ci = cast<ShapedType>(conv.getFilter().getType()).getDimSize(1);
+    return groups == static_cast<int64_t>(conv.getGroups()) ? ci / block : 1;
+  }
+
+  /// [O, C / G, KH, KW] -> [O / B, cg, KH, KW, B, B], cg = groupBlocks:
+  /// input channel j of output k's group sits at its offset in the group's
+  /// blocks (G' = G), or in k's own block (G' = blocks); zeros elsewhere.
+  template <typename T>
+  void blockGroupedFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t o,
+                          int64_t ci, int64_t taps, int64_t convGroups,
+                          int64_t cg) const {
+    int64_t gwo = o / convGroups;
+    for (int64_t k = 0; k < o; ++k)
+      for (int64_t j = 0; j < ci; ++j) {
+        // The input channel within the blocks the output block reads.
+        int64_t local = cg == 1 ? (k / gwo) * ci % block + j : j;
+        for (int64_t t = 0; t < taps; ++t)
+          dst[((((k / block) * cg + local / block) * taps + t) * block +
+               local % block) *
+                  block +
+              k % block] = src[(k * ci + j) * taps + t];
+      }
+  }
+
   /// [C, 1, KH, KW] -> [C / B, KH, KW, B], the padded channels zero.
   template <typename T>
   void blockDepthwiseFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t c,
@@ -429,17 +445,22 @@ private:
     ArrayRef<int64_t> ws = w.getShape();
     int64_t taps = ws[2] * ws[3];
     bool depthwise = isDepthwise(conv);
+    int64_t groups = blockGroups(conv);
+    int64_t cb = groups ? groupBlocks(conv, groups) : blocks(ws[1]);
     HostTensor dst(
         ElementKind::I8,
         depthwise ? SmallVector<int64_t>{blocks(ws[0]), ws[2], ws[3], block}
-                  : SmallVector<int64_t>{blocks(ws[0]), blocks(ws[1]), ws[2],
-                                         ws[3], block, block});
+                  : SmallVector<int64_t>{blocks(ws[0]), cb, ws[2], ws[3], block,
+                                         block});
+    ArrayRef<int8_t> src = w.values<int8_t>();
+    MutableArrayRef<int8_t> out = dst.values<int8_t>();
     if (depthwise)
-      blockDepthwiseFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(),
-                                   ws[0], taps);
+      blockDepthwiseFilter<int8_t>(src, out, ws[0], taps);
+    else if (groups)
+      blockGroupedFilter<int8_t>(src, out, ws[0], ws[1], taps, conv.getGroups(),
+                                 cb);
     else
-      blockFilter<int8_t>(w.values<int8_t>(), dst.values<int8_t>(), ws[0],
-                          ws[1], taps);
+      blockFilter<int8_t>(src, out, ws[0], ws[1], taps);
     return ConstantOp::create(
         b, conv.getLoc(),
         toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));
@@ -502,10 +523,12 @@ private:
           conv.getDilationsAttr(), groups ? groups : 1);
     } else if (auto conv = dyn_cast<Conv2DIntegerOp>(op)) {
       int64_t ci = conv.getInput().getType().getDimSize(1);
+      int64_t groups = blockGroups(conv);
       result = Conv2DIntegerNchwcOp::create(
           b, loc, blockedOperand(b, conv.getInput(), ci),
           blockedIntegerFilter(b, conv), conv.getInputZeroPoint(),
-          conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr());
+          conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+          groups ? groups : 1);
     } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
       result = batchNormAsScaleShift(b, bn, c);
     } else if (auto concat = dyn_cast<ConcatOp>(op)) {

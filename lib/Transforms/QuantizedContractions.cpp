@@ -117,21 +117,33 @@ Value rescale(PatternRewriter &rewriter, Location loc, Value acc, Value scale) {
 }
 
 struct ConvOfDequantized : OpRewritePattern<Conv2DOp> {
-  ConvOfDequantized(MLIRContext *ctx, bool groups, bool depthwiseOn)
-      : OpRewritePattern(ctx), groups(groups), depthwiseOn(depthwiseOn) {}
+  ConvOfDequantized(MLIRContext *ctx, bool groups, bool depthwiseOn,
+                    int64_t block)
+      : OpRewritePattern(ctx), groups(groups), depthwiseOn(depthwiseOn),
+        block(block) {}
   bool groups, depthwiseOn;
+  int64_t block;
+
+  /// Groups of whole blocks, or whole groups within a block of equal
+  /// input and output widths (graph-block-channels' grouped forms).
+  bool groupsBlock(Conv2DOp op) const {
+    int64_t g = op.getGroups();
+    int64_t gw = tensorTypeOf(op.getInput()).getDimSize(1) / g;
+    int64_t gwo = op.getType().getDimSize(1) / g;
+    return block > 0 && ((gw % block == 0 && gwo % block == 0) ||
+                         (gw == gwo && block % gw == 0));
+  }
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     DequantizeOp x = eightBitDequantize(op.getInput());
     DequantizeOp w = eightBitDequantize(op.getFilter());
-    // Depthwise and other grouped convolutions stay float (the QDQ graph's
-    // own semantics) unless `depthwise` or `groups` is set: the depthwise
-    // integer kernel is no faster than the float one, the grouped form has
-    // no vector kernel yet.
+    // Depthwise convolutions stay float (the QDQ graph's own semantics)
+    // unless `depthwise` is set: their integer kernel is no faster than the
+    // float one. Grouped ones only when blocking gives them the kernel.
     int64_t g = op.getGroups();
     bool depthwise = g == tensorTypeOf(op.getInput()).getDimSize(1) &&
                      g == op.getType().getDimSize(1);
-    if (g != 1 && !(depthwise ? depthwiseOn : groups))
+    if (g != 1 && !(depthwise ? depthwiseOn : groups && groupsBlock(op)))
       return failure();
     if (!x || !w || numElements(x.getScale()) != 1 ||
         numElements(x.getZeroPoint()) != 1 ||
@@ -199,7 +211,7 @@ struct GraphQuantizedContractions
     patterns
         .add<TransposeOfDequantize, ReshapeOfDequantize, MatMulOfDequantized>(
             &getContext());
-    patterns.add<ConvOfDequantized>(&getContext(), groups, depthwise);
+    patterns.add<ConvOfDequantized>(&getContext(), groups, depthwise, block);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

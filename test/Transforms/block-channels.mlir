@@ -213,21 +213,22 @@ func.func @integer_region(%x: tensor<1x20x6x6xui8>) -> tensor<1x24x6x6xi32> {
 // -----
 
 // A filter zero point that is not zero, a filter computed at run time or
-// groups: the convolution stays NCHW.
+// groups of 8 input and 12 output channels (neither whole blocks nor
+// within one): the convolution stays NCHW.
 // CHECK-LABEL: func.func @integer_not_blocked
 // CHECK-NOT: conv2d_integer_nchwc
 // CHECK-COUNT-3: graph.conv2d_integer %arg0
 // CHECK-NOT: graph.transpose
-func.func @integer_not_blocked(%x: tensor<1x16x6x6xui8>, %wr: tensor<16x16x1x1xi8>) -> (tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>) {
+func.func @integer_not_blocked(%x: tensor<1x16x6x6xui8>, %wr: tensor<16x16x1x1xi8>) -> (tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x24x6x6xi32>) {
   %w = graph.constant dense<3> : tensor<16x16x1x1xi8>
-  %wg = graph.constant dense<3> : tensor<16x8x1x1xi8>
+  %wg = graph.constant dense<3> : tensor<24x8x1x1xi8>
   %xz = graph.constant dense<9> : tensor<ui8>
   %wz = graph.constant dense<1> : tensor<i8>
   %wz0 = graph.constant dense<0> : tensor<i8>
   %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x6x6xui8>, tensor<16x16x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x16x6x6xi32>
   %1 = graph.conv2d_integer %x, %wr, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x16x6x6xui8>, tensor<16x16x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x16x6x6xi32>
-  %2 = graph.conv2d_integer %x, %wg, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x6x6xui8>, tensor<16x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> (tensor<1x16x6x6xi32>)
-  return %0, %1, %2 : tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>
+  %2 = graph.conv2d_integer %x, %wg, %xz, %wz0 {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x16x6x6xui8>, tensor<24x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> (tensor<1x24x6x6xi32>)
+  return %0, %1, %2 : tensor<1x16x6x6xi32>, tensor<1x16x6x6xi32>, tensor<1x24x6x6xi32>
 }
 
 // -----
@@ -245,4 +246,26 @@ func.func @integer_depthwise(%x: tensor<1x20x6x6xui8>) -> tensor<1x20x3x3xi32> {
   %wz = graph.constant dense<0> : tensor<i8>
   %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 20 : i64} : (tensor<1x20x6x6xui8>, tensor<20x1x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x20x3x3xi32>
   return %0 : tensor<1x20x3x3xi32>
+}
+
+// -----
+
+// Grouped integer convolutions are blocked as the float ones: 2 groups of
+// 16 channels (whole blocks: groups = 2) and 4 groups of 8 (within a block:
+// one group per block, the filter block-diagonal); groups of 12 channels
+// stay NCHW.
+// CHECK-LABEL: func.func @integer_grouped
+// CHECK: graph.conv2d_integer_nchwc {{.*}}groups = 2 : i64{{.*}} : (tensor<1x2x6x6x16xui8>, tensor<2x1x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+// CHECK: graph.conv2d_integer_nchwc {{.*}}groups = 2 : i64{{.*}} : (tensor<1x2x6x6x16xui8>, tensor<2x1x1x1x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+// CHECK: graph.conv2d_integer %{{.*}} groups = 4 : i64{{.*}} -> tensor<1x48x6x6xi32>
+func.func @integer_grouped(%x: tensor<1x32x6x6xui8>, %y: tensor<1x48x6x6xui8>) -> (tensor<1x32x6x6xi32>, tensor<1x32x6x6xi32>, tensor<1x48x6x6xi32>) {
+  %w = graph.constant dense<3> : tensor<32x16x3x3xi8>
+  %w4 = graph.constant dense<2> : tensor<32x8x1x1xi8>
+  %w12 = graph.constant dense<1> : tensor<48x12x1x1xi8>
+  %xz = graph.constant dense<9> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.conv2d_integer %x, %w, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x32x6x6xui8>, tensor<32x16x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x32x6x6xi32>
+  %1 = graph.conv2d_integer %x, %w4, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x32x6x6xui8>, tensor<32x8x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x32x6x6xi32>
+  %2 = graph.conv2d_integer %y, %w12, %xz, %wz {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x48x6x6xui8>, tensor<48x12x1x1xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x48x6x6xi32>
+  return %0, %1, %2 : tensor<1x32x6x6xi32>, tensor<1x32x6x6xi32>, tensor<1x48x6x6xi32>
 }

@@ -219,3 +219,36 @@ func.func @integer_epilogue(%x: tensor<4x6xui8>, %w: tensor<6x8xi8>, %xf: tensor
   %7 = graph.cast %6 {to = i32} : (tensor<4x8xf32>) -> tensor<4x8xi32>
   return %3, %5, %7 : tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xi32>
 }
+
+// -----
+
+// A grouped float convolution takes a relu but not a quantize: its
+// contraction is a view of a [N, G, O/G, ...] one, and the contraction
+// kernel takes no element-type change through that view. A depthwise one
+// takes both.
+// CHECK-LABEL: func.func @grouped_quantize
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.conv2d_nchwc
+// CHECK-NEXT: graph.relu
+// CHECK-NEXT: graph.yield %{{.*}} : tensor<1x2x4x4x16xf32>
+// CHECK: graph.fusion_group "elementwise"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.quantize
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: graph.conv2d_nchwc
+// CHECK-NEXT: graph.relu
+// CHECK-NEXT: graph.quantize
+// CHECK-NEXT: graph.yield %{{.*}} : tensor<1x2x4x4x16xui8>
+func.func @grouped_quantize(%x: tensor<1x2x4x4x16xf32>, %w: tensor<2x1x1x1x16x16xf32>, %d: tensor<2x3x3x16xf32>) -> (tensor<1x2x4x4x16xui8>, tensor<1x2x4x4x16xui8>) {
+  %s = graph.constant dense<0.5> : tensor<f32>
+  %z = graph.constant dense<0> : tensor<ui8>
+  %0 = graph.conv2d_nchwc %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x4x4x16xf32>, tensor<2x1x1x1x16x16xf32>) -> tensor<1x2x4x4x16xf32>
+  %1 = graph.relu %0 : tensor<1x2x4x4x16xf32>
+  %2 = graph.quantize %1, %s, %z : (tensor<1x2x4x4x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4x16xui8>
+  %3 = graph.conv2d_nchwc %x, %d {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x4x4x16xf32>, tensor<2x3x3x16xf32>) -> tensor<1x2x4x4x16xf32>
+  %4 = graph.relu %3 : tensor<1x2x4x4x16xf32>
+  %5 = graph.quantize %4, %s, %z : (tensor<1x2x4x4x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4x16xui8>
+  return %2, %5 : tensor<1x2x4x4x16xui8>, tensor<1x2x4x4x16xui8>
+}

@@ -1,5 +1,5 @@
 // RUN: mlc-opt %s --split-input-file --graph-quantized-contractions | FileCheck %s
-// RUN: mlc-opt %s --split-input-file --graph-quantized-contractions='groups=true depthwise=true' | FileCheck %s --check-prefix=GROUPS
+// RUN: mlc-opt %s --split-input-file --graph-quantized-contractions='groups=false depthwise=true' | FileCheck %s --check-prefix=OPTS
 
 // A conv of a dequantized u8 input and per-channel i8 filter: an integer
 // conv, its sums scaled by x_scale * w_scale per channel, then the bias.
@@ -87,15 +87,14 @@ func.func @not_integer(%x: tensor<1x2x4x4xi8>, %xs: tensor<1x2x1x1xf32>, %w: ten
 
 // -----
 
-// Depthwise and grouped convolutions stay float unless depthwise=true or
-// groups=true (the depthwise kernel is no faster than the float one, the
-// grouped form is generic loops).
+// Depthwise convolutions stay float unless depthwise=true (their integer
+// kernel is no faster than the float one).
 // CHECK-LABEL: func.func @depthwise
 // CHECK-NOT: conv2d_integer
 // CHECK: graph.conv2d %{{.*}} groups = 4 : i64
-// GROUPS-LABEL: func.func @depthwise
-// GROUPS: graph.conv2d_integer %{{.*}} groups = 4 : i64
-// GROUPS-NOT: graph.conv2d %
+// OPTS-LABEL: func.func @depthwise
+// OPTS: graph.conv2d_integer %{{.*}} groups = 4 : i64
+// OPTS-NOT: graph.conv2d %
 func.func @depthwise(%x: tensor<1x4x8x8xui8>) -> tensor<1x4x8x8xf32> {
   %xs = graph.constant dense<0.02> : tensor<f32>
   %xz = graph.constant dense<128> : tensor<ui8>
@@ -110,13 +109,33 @@ func.func @depthwise(%x: tensor<1x4x8x8xui8>) -> tensor<1x4x8x8xf32> {
 
 // -----
 
+// Grouped convolutions become integer when their groups are whole blocks
+// (block=16) or fit in one with equal widths (here 4 groups of 8), unless
+// groups=false; groups of 2 inputs and 3 outputs stay float.
 // CHECK-LABEL: func.func @grouped
+// CHECK: graph.conv2d_integer %{{.*}} groups = 4 : i64
+// CHECK-NOT: graph.conv2d %
+// OPTS-LABEL: func.func @grouped
+// OPTS-NOT: conv2d_integer
+// OPTS: graph.conv2d %{{.*}} groups = 4 : i64
+func.func @grouped(%x: tensor<1x32x8x8xui8>) -> tensor<1x32x8x8xf32> {
+  %xs = graph.constant dense<0.02> : tensor<f32>
+  %xz = graph.constant dense<128> : tensor<ui8>
+  %w = graph.constant dense<3> : tensor<32x8x3x3xi8>
+  %ws = graph.constant dense<0.1> : tensor<f32>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %xf = graph.dequantize %x, %xs, %xz : (tensor<1x32x8x8xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x32x8x8xf32>
+  %wf = graph.dequantize %w, %ws, %wz : (tensor<32x8x3x3xi8>, tensor<f32>, tensor<i8>) -> tensor<32x8x3x3xf32>
+  %y = graph.conv2d %xf, %wf {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x32x8x8xf32>, tensor<32x8x3x3xf32>) -> tensor<1x32x8x8xf32>
+  return %y : tensor<1x32x8x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @grouped_unblocked
 // CHECK-NOT: conv2d_integer
 // CHECK: graph.conv2d %{{.*}} groups = 2 : i64
-// GROUPS-LABEL: func.func @grouped
-// GROUPS: graph.conv2d_integer %{{.*}} groups = 2 : i64
-// GROUPS-NOT: graph.conv2d %
-func.func @grouped(%x: tensor<1x4x8x8xui8>) -> tensor<1x6x8x8xf32> {
+func.func @grouped_unblocked(%x: tensor<1x4x8x8xui8>) -> tensor<1x6x8x8xf32> {
   %xs = graph.constant dense<0.02> : tensor<f32>
   %xz = graph.constant dense<128> : tensor<ui8>
   %w = graph.constant dense<3> : tensor<6x2x3x3xi8>

@@ -9,7 +9,8 @@ ranges, epilogues that dequantize (per channel), add a residual, clamp and
 quantize again, and sizes large enough for both threaded forms (output
 blocks per task, bands of output rows), one too small for threads and
 one with weights within [-64, 64] (vpmaddubsw without VNNI); depthwise
-ones (the same with 5x5 dilated and 7x7 windows);
+ones (the same with 5x5 dilated and 7x7 windows); grouped ones (groups of
+whole blocks and within a block);
 and a float depthwise convolution quantized in its kernel's epilogue.
 
   int_conv_const.py OUT               writes the model and data
@@ -50,11 +51,11 @@ rng = np.random.default_rng(7)
 
 
 def conv_ref(x, zp, w, strides, pads, dilations):
-    """int64 NCHW convolution of x - zp (padding holds zp) and w; depthwise
-    when w has one input channel and x several."""
+    """int64 NCHW convolution of x - zp (padding holds zp) and w, in
+    C / w.shape[1] groups."""
     n, c, h, wd = x.shape
     o, _, kh, kw = w.shape
-    depthwise = w.shape[1] == 1 and c > 1
+    groups = c // w.shape[1]
     xp = np.full((n, c, h + pads[0] + pads[2], wd + pads[1] + pads[3]), zp,
                  np.int64)
     xp[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + wd] = x
@@ -67,11 +68,11 @@ def conv_ref(x, zp, w, strides, pads, dilations):
             win = xp[:, :, i * dilations[0]:, j * dilations[1]:]
             win = win[:, :, :strides[0] * oh:strides[0],
                       :strides[1] * ow:strides[1]]
-            if depthwise:
-                y += win * w[:, 0, i, j].astype(np.int64)[None, :, None, None]
-            else:
-                y += np.einsum("nchw,oc->nohw", win,
-                               w[:, :, i, j].astype(np.int64))
+            gi, go = c // groups, o // groups
+            for g in range(groups):
+                y[:, g * go:(g + 1) * go] += np.einsum(
+                    "nchw,oc->nohw", win[:, g * gi:(g + 1) * gi],
+                    w[g * go:(g + 1) * go, :, i, j].astype(np.int64))
     return y
 
 
@@ -109,6 +110,20 @@ cases = [
      (1, 1, 1, 1), (1, 1), None),
     ("dw_s8_7x7", (1, 32, 14, 14), np.int8, 127, 32, 7, (1, 1), (3, 3, 3, 3),
      (1, 1), None),
+    # Grouped (gN_: N groups): groups of whole blocks (2 of 32 channels, 4
+    # of 32 with 2 output blocks each), groups within a block (8 of 8
+    # channels, 16 of 4: the filter block-diagonal), both threaded forms,
+    # and groups of 12 channels, which stay NCHW (generic loops).
+    ("g2_u8", (1, 64, 9, 9), np.uint8, 255, 64, 3, (1, 1), (1, 1, 1, 1),
+     (1, 1), None),
+    ("g8_s8", (1, 64, 10, 10), np.int8, -128, 64, 3, (2, 2), (1, 0, 1, 1),
+     (1, 1), "dq"),
+    ("g16_u8_bands", (1, 64, 28, 28), np.uint8, 1, 64, 3, (1, 1),
+     (1, 1, 1, 1), (1, 1), None),
+    ("g4_u8_wide", (1, 128, 14, 14), np.uint8, 77, 128, 3, (1, 1),
+     (1, 1, 1, 1), (1, 1), "dq_res_q"),
+    ("g4_u8_nchw", (1, 48, 6, 6), np.uint8, 9, 48, 3, (1, 1), (1, 1, 1, 1),
+     (1, 1), None),
 ]
 
 args, results, body, ret_types, inputs = [], [], [], [], []
@@ -116,7 +131,8 @@ for (name, shape, dt, zp, o, k, strides, pads, dil, epi) in cases:
     info = np.iinfo(dt)
     x = rng.integers(info.min, info.max + 1, shape).astype(dt)
     x.flat[:4] = [info.min, info.max, info.max, info.min]
-    groups = o if name.startswith("dw_") else 1
+    groups = (o if name.startswith("dw_") else
+              int(name[1:name.index("_")]) if name.startswith("g") else 1)
     if name.endswith("narrow"):
         w = rng.integers(-64, 65, (o, shape[1], k, k)).astype(np.int8)
         w[0, :4], w[1, :4] = 64, -64

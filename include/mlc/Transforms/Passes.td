@@ -124,15 +124,18 @@ def GraphQuantizedContractions : Pass<"graph-quantized-contractions"> {
     output channel; a matmul's parameters must not vary along K. Anything
     else stays in float, and so do depthwise convolutions unless `depthwise`
     is set (their integer kernel is exact but no faster than the float one:
-    without cross-channel sums there is nothing for vpdpbusd to do) and
-    grouped ones unless `groups` is set (their integer form is generic loops
-    so far, far slower than the float kernels). Runs before
+    without cross-channel sums there is nothing for vpdpbusd to do), and
+    grouped ones unless `groups` is set and their groups are whole channel
+    blocks of `block` or fit in one, the forms graph-block-channels gives
+    the integer kernel (others would be generic loops). Runs before
     graph-fold-constants, which would
     fold the dequantized constant weights to float. Inference only.
   }];
   let options = [
-    Option<"groups", "groups", "bool", /*default=*/"false",
-           "Also grouped convolutions other than depthwise ones">,
+    Option<"groups", "groups", "bool", /*default=*/"true",
+           "Grouped convolutions (not depthwise) whose groups block">,
+    Option<"block", "block", "int64_t", /*default=*/"16",
+           "graph-block-channels' channel block">,
     Option<"depthwise", "depthwise", "bool", /*default=*/"false",
            "Also depthwise convolutions">,
   ];

@@ -25,7 +25,10 @@
 //           x'[n, cb, ih_i + kh, iw_i + kw, c : +g], packed[..][..])
 //       out[n, ob, oh_i, ow_i, lanes of j] = epilogue(acc[i][j] - corr)
 //
-// mr x nv is 6 x 4 with 32 vector registers, 4 x 2 with 16. Threads take
+// mr x nv is 6 x 4 with 32 vector registers, 4 x 2 with 16. Grouped
+// (graph.conv2d_integer_nchwc's groups): output block ob reads the cb input
+// blocks of its group, and a tile's vectors stay within one group (fewer
+// vectors, more rows). Threads take
 // whole output blocks when there are enough of them, else bands of output
 // rows. Exact: the int32 sums wrap as the generic's.
 //
@@ -57,6 +60,9 @@ constexpr int64_t kBands = 8;
 struct Plan : KernelPlan {
   Value input; // padded [N, CB, HP, WP, B]
   int64_t batch = 0, ob = 0, oh = 0, ow = 0, cb = 0, kh = 0, kw = 0;
+  // Grouped: output block ob reads input blocks (ob / obPerGroup) * cb + c
+  // (obPerGroup = ob: one group).
+  int64_t obPerGroup = 0;
   int64_t block = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
 };
@@ -105,10 +111,23 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
                          d1 = coefficient(xMap.getResult(3), 7, 9);
   if (!s0 || !d0 || !s1 || !d1 || *s0 < 1 || *s1 < 1 || *d0 < 1 || *d1 < 1)
     return false;
-  if (xMap != AffineMap::get(9, 0,
-                             {e(0), e(5), e(2) * *s0 + e(6) * *d0,
-                              e(3) * *s1 + e(7) * *d1, e(8)},
-                             ctx) ||
+  auto wType = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
+  if (!wType || wType.getRank() != 6 || !wType.hasStaticShape())
+    return false;
+  // The input block: cb, or (ob floordiv k) * CB + cb for groups of k
+  // output blocks reading CB input blocks each.
+  int64_t ob = outType.getDimSize(1), cbPerGroup = wType.getDimSize(1);
+  std::optional<int64_t> obPerGroup;
+  for (int64_t k = 1; k <= ob && !obPerGroup; ++k) {
+    AffineExpr block = k == ob ? e(5) : e(1).floorDiv(k) * cbPerGroup + e(5);
+    if (ob % k == 0 &&
+        xMap == AffineMap::get(9, 0,
+                               {e(0), block, e(2) * *s0 + e(6) * *d0,
+                                e(3) * *s1 + e(7) * *d1, e(8)},
+                               ctx))
+      obPerGroup = k;
+  }
+  if (!obPerGroup ||
       maps[1] !=
           AffineMap::get(9, 0, {e(1), e(5), e(6), e(7), e(8), e(4)}, ctx) ||
       maps[2] != AffineMap::get(9, 0, {e(0), e(1), e(2), e(3), e(4)}, ctx))
@@ -138,6 +157,7 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
     plan->stride[1] = *s1;
     plan->dilation[0] = *d0;
     plan->dilation[1] = *d1;
+    plan->obPerGroup = *obPerGroup;
   }
   return true;
 }
@@ -147,10 +167,24 @@ public:
   Emitter(RewriterBase &b, Plan &p, const DotKind &kind,
           int64_t parallelMinWork)
       : b(b), p(p), kind(kind), loc(p.op.getLoc()), ctx(b.getContext()),
-        parallelMinWork(parallelMinWork),
-        // rows * vectors accumulators, rows broadcasts and a weight vector.
-        tileRows(kind.registers >= 32 ? 6 : 4),
-        vectors(kind.registers >= 32 ? 4 : 2) {}
+        parallelMinWork(parallelMinWork) {
+    // rows * vectors accumulators, rows broadcasts and a weight vector:
+    // 6 x 4 with 32 registers, 4 x 2 with 16. A tile's vectors share their
+    // broadcast input, so with groups they stay within one group: a
+    // divisor of the group's vectors, then more rows.
+    bool wide = kind.registers >= 32;
+    vectors = wide ? 4 : 2;
+    tileRows = wide ? 6 : 4;
+    if (p.obPerGroup != p.ob) {
+      int64_t groupVectors = p.obPerGroup * p.block / kind.lanes;
+      while (groupVectors % vectors)
+        --vectors;
+      if (vectors == 1)
+        tileRows = wide ? 12 : 6;
+      else if (vectors == 2 && wide)
+        tileRows = 8;
+    }
+  }
 
   Value run(Value dest);
 
@@ -243,6 +277,13 @@ Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
                    forOp.getRegionIterArgs().end());
   }
   Value cbIv = ivs[0], khIv = ivs[1], kwIv = ivs[2];
+  // The input block: the group of the tile's output blocks (one group).
+  Value inBlock =
+      p.obPerGroup == p.ob
+          ? cbIv
+          : apply((d(0) * kind.lanes).floorDiv(p.block * p.obPerGroup) * p.cb +
+                      d(1),
+                  {v0, cbIv});
   Value stepBase = apply(((d(0) * p.kh + d(1)) * p.kw + d(2)) * stepsPerTap,
                          {cbIv, khIv, kwIv});
   SmallVector<Value> rowIh, rowIw;
@@ -255,7 +296,7 @@ Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
     for (int64_t i = 0; i < rows; ++i)
       xs.push_back(broadcastGroup(
           b, loc, kind, p.input,
-          {r.n, cbIv, rowIh[i], rowIw[i], cst(s * kind.group)}, p.x,
+          {r.n, inBlock, rowIh[i], rowIw[i], cst(s * kind.group)}, p.x,
           /*inBounds=*/true));
     Value step = apply(d(0) + s, {stepBase});
     for (int64_t j = 0; j < vecs; ++j)

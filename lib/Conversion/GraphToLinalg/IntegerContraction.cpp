@@ -175,9 +175,10 @@ struct Conv2DIntegerPattern : OpRewritePattern<Conv2DIntegerOp> {
   }
 };
 
-/// The blocked forms: loops [n, ob, oh, ow, o | cb, kh, kw, c], or [n, ob,
-/// oh, ow, o | kh, kw] (depthwise), as conv2d_nchwc's, so that the output's
-/// lane dim o is innermost parallel.
+/// The blocked forms: loops [n, ob, oh, ow, o | cb, kh, kw, c] (grouped:
+/// the input block offset by ob's group), or [n, ob, oh, ow, o | kh, kw]
+/// (depthwise), as conv2d_nchwc's, so that the output's lane dim o is
+/// innermost parallel.
 struct Conv2DIntegerNchwcPattern : OpRewritePattern<Conv2DIntegerNchwcOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DIntegerNchwcOp op,
@@ -206,9 +207,14 @@ struct Conv2DIntegerNchwcPattern : OpRewritePattern<Conv2DIntegerNchwcOp> {
               AffineMap::get(7, 0, {n, ob, oh, ow, o}, ctx)};
     } else {
       AffineExpr cb = e(5), kh = e(6), kw = e(7), c = e(8);
+      // Grouped: output block ob reads input block (ob / OBg) * CBg + cb.
+      int64_t obPerGroup = op.getType().getDimSize(1) / op.getGroups();
+      int64_t cbPerGroup = op.getFilter().getType().getDimSize(1);
+      AffineExpr inBlock =
+          op.getGroups() == 1 ? cb : ob.floorDiv(obPerGroup) * cbPerGroup + cb;
       maps = {AffineMap::get(
                   9, 0,
-                  {n, cb, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], c},
+                  {n, inBlock, oh * s[0] + kh * d[0], ow * s[1] + kw * d[1], c},
                   ctx),
               AffineMap::get(9, 0, {ob, cb, kh, kw, c, o}, ctx),
               AffineMap::get(9, 0, {n, ob, oh, ow, o}, ctx)};

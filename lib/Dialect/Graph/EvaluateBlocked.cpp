@@ -93,6 +93,9 @@ HostTensor mlc::graph::evaluateConv2DIntegerNchwc(
   ArrayRef<int8_t> wv = filter.values<int8_t>();
   HostTensor out(ElementKind::I32, outShape);
   MutableArrayRef<int32_t> dst = out.values<int32_t>();
+  // Grouped: output block b reads the cb input blocks of group
+  // b / perGroup.
+  int64_t perGroup = ob / op.getGroups(), inBlocks = xs[1];
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t b = 0; b < ob; ++b)
       for (int64_t y = 0; y < oh; ++y)
@@ -112,7 +115,11 @@ HostTensor mlc::graph::evaluateConv2DIntegerNchwc(
                     int64_t xi =
                         depthwise
                             ? (((n * ob + b) * h + iy) * wd + iz) * blk + o
-                            : (((n * cb + c) * h + iy) * wd + iz) * blk + l;
+                            : (((n * inBlocks + b / perGroup * cb + c) * h +
+                                iy) *
+                                   wd +
+                               iz) * blk +
+                                  l;
                     int64_t wi =
                         depthwise ? ((b * kh + i) * kw + j) * blk + o
                                   : ((((b * cb + c) * kh + i) * kw + j) * blk +

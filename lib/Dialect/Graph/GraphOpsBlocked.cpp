@@ -118,8 +118,9 @@ LogicalResult Conv2DIntegerNchwcOp::inferReturnTypes(
     return fail(loc, "input zero point " + typeStr(types[2]) +
                          " must be one value of the input's element type " +
                          typeStr(types[0]));
+  auto groupsA = GRAPH_ATTR(adaptor, IntegerAttr, groups);
   if (failed(blockedConvShape(loc, adaptor, "conv2d_integer_nchwc", types[0],
-                              types[1], 1, shape)))
+                              types[1], groupsA ? groupsA.getInt() : 1, shape)))
     return failure();
   results.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 32)));
   return success();

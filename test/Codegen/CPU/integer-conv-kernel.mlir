@@ -104,3 +104,29 @@ func.func @s8_and_runtime_filter(%x: tensor<1x1x4x4x16xi8>, %wr: tensor<1x1x1x1x
   }
   return %0, %1 : tensor<1x1x4x4x16xi32>, tensor<1x1x4x4x16xi32>
 }
+
+// -----
+
+// Groups of two output blocks reading two input blocks each (groups = 2):
+// tiles of 2 vectors (within one group) by 8 pixels; the input block of a
+// tile is its group's: cb + (first vector floordiv 2) * 2.
+// CHECK-DAG: #[[INBLOCK:.*]] = affine_map<(d0, d1) -> (d1 + (d0 floordiv 2) * 2)>
+// CHECK-LABEL: func.func @grouped_kernel
+// CHECK-DAG: arith.constant dense<480> : tensor<64xi32>
+// CHECK-DAG: arith.constant dense_resource<packed_int8_filter{{.*}}> : tensor<4x8x64xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: scf.for %[[V0:.*]] = %c0 to %c4 step %c2
+// CHECK: scf.for %[[CB:.*]] = %c0 to %c2 step %c1 iter_args({{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// CHECK: %[[B:.*]] = affine.apply #[[INBLOCK]](%[[V0]], %[[CB]])
+// CHECK: vector.transfer_read %arg0[%c0, %[[B]], %{{.*}}, %{{.*}}, %c0]{{.*}} : tensor<1x4x5x5x16xi8>, vector<4xi8>
+// CHECK-NOT: linalg.generic
+func.func @grouped_kernel(%x: tensor<1x4x5x5x16xui8>) -> tensor<1x4x5x5x16xi32> {
+  %w = graph.constant dense<5> : tensor<4x2x1x1x16x16xi8>
+  %z = graph.constant dense<3> : tensor<ui8>
+  %0 = graph.fusion_group "contraction"(%x, %w, %z) : (tensor<1x4x5x5x16xui8>, tensor<4x2x1x1x16x16xi8>, tensor<ui8>) -> tensor<1x4x5x5x16xi32> {
+  ^bb0(%a: tensor<1x4x5x5x16xui8>, %b: tensor<4x2x1x1x16x16xi8>, %az: tensor<ui8>):
+    %acc = graph.conv2d_integer_nchwc %a, %b, %az {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x5x5x16xui8>, tensor<4x2x1x1x16x16xi8>, tensor<ui8>) -> tensor<1x4x5x5x16xi32>
+    graph.yield %acc : tensor<1x4x5x5x16xi32>
+  }
+  return %0 : tensor<1x4x5x5x16xi32>
+}

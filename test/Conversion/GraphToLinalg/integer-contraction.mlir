@@ -137,3 +137,17 @@ func.func @conv_nchwc_depthwise(%x: tensor<1x2x5x5x16xui8>, %w: tensor<2x3x3x16x
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 2>, pads = array<i64: 2, 1, 2, 2>, dilations = array<i64: 2, 1>} : (tensor<1x2x5x5x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x5x3x16xi32>
   return %0 : tensor<1x2x5x3x16xi32>
 }
+
+// -----
+
+// The grouped blocked form: output block ob reads input block
+// (ob floordiv 2) * 3 + cb (2 groups of 2 output and 3 input blocks).
+// CHECK-DAG: #[[XMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, (d1 floordiv 2) * 3 + d5, d2 + d6, d3 + d7, d8)>
+// CHECK-DAG: #[[WMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+// CHECK-LABEL: func.func @conv_nchwc_grouped
+// CHECK: linalg.generic {indexing_maps = [#[[XMAP]], #[[WMAP]], #{{.*}}], {{.*}} ins(%arg0, %arg1 : tensor<1x6x4x4x16xi8>, tensor<4x3x1x1x16x16xi8>)
+func.func @conv_nchwc_grouped(%x: tensor<1x6x4x4x16xui8>, %w: tensor<4x3x1x1x16x16xi8>) -> tensor<1x4x4x4x16xi32> {
+  %z = graph.constant dense<0> : tensor<ui8>
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x6x4x4x16xui8>, tensor<4x3x1x1x16x16xi8>, tensor<ui8>) -> tensor<1x4x4x4x16xi32>
+  return %0 : tensor<1x4x4x4x16xi32>
+}

@@ -165,3 +165,21 @@ func.func @conv_integer_nchwc_depthwise_channels(%x: tensor<1x3x8x8x16xui8>, %w:
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : (tensor<1x3x8x8x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
   return %0 : tensor<1x2x6x6x16xi32>
 }
+
+// -----
+
+func.func @conv_integer_nchwc_groups_depthwise(%x: tensor<1x2x8x8x16xui8>, %w: tensor<2x3x3x16xi8>, %z: tensor<ui8>) -> tensor<1x2x6x6x16xi32> {
+  // expected-error @+2 {{conv2d_integer_nchwc groups need the blocked form, got a filter tensor<2x3x3x16xi8>}}
+  // expected-error @+1 {{'graph.conv2d_integer_nchwc' op failed to infer returned types}}
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x2x8x8x16xui8>, tensor<2x3x3x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+  return %0 : tensor<1x2x6x6x16xi32>
+}
+
+// -----
+
+func.func @conv_integer_nchwc_groups_channels(%x: tensor<1x3x8x8x16xui8>, %w: tensor<2x1x3x3x16x16xi8>, %z: tensor<ui8>) -> tensor<1x2x6x6x16xi32> {
+  // expected-error @+2 {{conv2d_integer_nchwc filter tensor<2x1x3x3x16x16xi8> does not match the input tensor<1x3x8x8x16xui8>}}
+  // expected-error @+1 {{'graph.conv2d_integer_nchwc' op failed to infer returned types}}
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x3x8x8x16xui8>, tensor<2x1x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x6x6x16xi32>
+  return %0 : tensor<1x2x6x6x16xi32>
+}

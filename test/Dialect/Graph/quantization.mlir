@@ -76,3 +76,11 @@ func.func @conv_integer_nchwc_depthwise(%x: tensor<1x2x9x9x16xi8>, %w: tensor<2x
   %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x2x9x9x16xi8>, tensor<2x3x3x16xi8>, tensor<i8>) -> tensor<1x2x5x5x16xi32>
   return %0 : tensor<1x2x5x5x16xi32>
 }
+
+// Grouped: 2 groups of one output and two input blocks.
+// CHECK-LABEL: func.func @conv_integer_nchwc_grouped
+// CHECK: graph.conv2d_integer_nchwc {{.*}}groups = 2 : i64{{.*}} : (tensor<1x4x9x9x16xui8>, tensor<2x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x7x7x16xi32>
+func.func @conv_integer_nchwc_grouped(%x: tensor<1x4x9x9x16xui8>, %w: tensor<2x2x3x3x16x16xi8>, %z: tensor<ui8>) -> tensor<1x2x7x7x16xi32> {
+  %0 = graph.conv2d_integer_nchwc %x, %w, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 2 : i64} : (tensor<1x4x9x9x16xui8>, tensor<2x2x3x3x16x16xi8>, tensor<ui8>) -> tensor<1x2x7x7x16xi32>
+  return %0 : tensor<1x2x7x7x16xi32>
+}

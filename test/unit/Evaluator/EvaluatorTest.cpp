@@ -347,8 +347,9 @@ TEST_CASE("blocked Winograd transforms compute the blocked convolution") {
 }
 
 // graph-block-channels on integer convolutions (one group and depthwise,
-// 20 channels padded to 32, stride 2 and a dilation): the blocked int8
-// filters and conv2d_integer_nchwc compute the NCHW sums bit for bit.
+// 20 channels padded to 32, stride 2 and a dilation; groups of whole blocks
+// and groups within a block): the blocked int8 filters and
+// conv2d_integer_nchwc compute the NCHW sums bit for bit.
 TEST_CASE("blocked integer convolutions compute the NCHW ones") {
   Context c;
   uint32_t state = 777;
@@ -367,22 +368,30 @@ TEST_CASE("blocked integer convolutions compute the NCHW ones") {
         return t + "]";
       };
   std::string source = R"(
-    func.func @f(%x: tensor<1x20x7x6xui8>) -> (tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>) {
+    func.func @f(%x: tensor<1x20x7x6xui8>, %x2: tensor<1x32x5x5xui8>) -> (tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>, tensor<1x32x5x5xi32>, tensor<1x32x3x2xi32>) {
       %wr = graph.constant dense<W> : tensor<24x20x3x3xi8>
       %dr = graph.constant dense<D> : tensor<20x1x3x3xi8>
+      %g2 = graph.constant dense<G> : tensor<32x16x3x3xi8>
+      %g8 = graph.constant dense<H> : tensor<32x4x3x3xi8>
       %xz = graph.constant dense<201> : tensor<ui8>
       %wz = graph.constant dense<0> : tensor<i8>
       %y = graph.conv2d_integer %x, %wr, %xz, %wz {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x20x7x6xui8>, tensor<24x20x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x24x4x3xi32>
       %z = graph.conv2d_integer %x, %dr, %xz, %wz {dilations = array<i64: 2, 1>, groups = 20 : i64, pads = array<i64: 2, 1, 2, 1>, strides = array<i64: 1, 1>} : (tensor<1x20x7x6xui8>, tensor<20x1x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x20x7x6xi32>
-      return %y, %z : tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>
+      %u = graph.conv2d_integer %x2, %g2, %xz, %wz {dilations = array<i64: 1, 1>, groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x5x5xui8>, tensor<32x16x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x32x5x5xi32>
+      %v = graph.conv2d_integer %x2, %g8, %xz, %wz {dilations = array<i64: 1, 1>, groups = 8 : i64, pads = array<i64: 1, 0, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x32x5x5xui8>, tensor<32x4x3x3xi8>, tensor<ui8>, tensor<i8>) -> tensor<1x32x3x2xi32>
+      return %y, %z, %u, %v : tensor<1x24x4x3xi32>, tensor<1x20x7x6xi32>, tensor<1x32x5x5xi32>, tensor<1x32x3x2xi32>
     })";
   source.replace(source.find("dense<W>") + 6, 1, literal({24, 20, 3, 3}));
   source.replace(source.find("dense<D>") + 6, 1, literal({20, 1, 3, 3}));
-  std::vector<uint8_t> xv(20 * 7 * 6);
-  for (uint8_t &v : xv)
-    v = uint8_t(next(0, 255));
-  std::vector<HostTensor> args{
-      HostTensor::get<uint8_t>(ElementKind::U8, {1, 20, 7, 6}, xv)};
+  source.replace(source.find("dense<G>") + 6, 1, literal({32, 16, 3, 3}));
+  source.replace(source.find("dense<H>") + 6, 1, literal({32, 4, 3, 3}));
+  auto bytes = [&](std::vector<int64_t> shape) {
+    std::vector<uint8_t> v(shape[1] * shape[2] * shape[3]);
+    for (uint8_t &b : v)
+      b = uint8_t(next(0, 255));
+    return HostTensor::get<uint8_t>(ElementKind::U8, shape, v);
+  };
+  std::vector<HostTensor> args{bytes({1, 20, 7, 6}), bytes({1, 32, 5, 5})};
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &c.ctx);
   INFO(c.diagnostics);
   REQUIRE(module);
@@ -397,17 +406,19 @@ TEST_CASE("blocked integer convolutions compute the NCHW ones") {
   options.block = 16;
   pm.addPass(createGraphBlockChannels(options));
   REQUIRE(succeeded(pm.run(*module)));
-  int blocked = 0, depthwise = 0;
+  int blocked = 0, depthwise = 0, grouped = 0;
   f.walk([&](Conv2DIntegerNchwcOp op) {
     ++blocked;
     depthwise += op.isDepthwise();
+    grouped += op.getGroups() != 1;
   });
-  REQUIRE(blocked == 2);
+  REQUIRE(blocked == 4);
   REQUIRE(depthwise == 1);
+  REQUIRE(grouped == 2);
   auto result = evaluateFunction(f, args, &error);
   INFO(error);
   REQUIRE(succeeded(result));
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 4; ++i)
     CHECK(valuesOf<int32_t>((*direct)[i]) == valuesOf<int32_t>((*result)[i]));
 }
 

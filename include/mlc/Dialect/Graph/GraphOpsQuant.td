@@ -125,7 +125,10 @@ def Graph_Conv2DIntegerNchwcOp : Graph_Op<"conv2d_integer_nchwc"> {
     told apart by its rank:
     - one group: `[O / B, C / B, KH, KW, B, B]` (input lane, then output
       lane);
-    - depthwise (O = C, one group per channel): `[C / B, KH, KW, B]`.
+    - depthwise (O = C, one group per channel): `[C / B, KH, KW, B]`;
+    - `groups` G > 1: `[O / B, C / B / G, KH, KW, B, B]`, every group whole
+      blocks of C / G input and O / G output channels; output block `ob`
+      reads the input blocks of group `ob / (O / B / G)`.
     The input zero point is one value of the input's element type; padding
     reads it, so padded elements contribute zero. Made by
     graph-block-channels from conv2d_integer ops with a constant filter and
@@ -135,7 +138,8 @@ def Graph_Conv2DIntegerNchwcOp : Graph_Op<"conv2d_integer_nchwc"> {
   let arguments = (ins Graph_QuantTensor:$input, Graph_QuantTensor:$filter,
                        Graph_QuantTensor:$input_zero_point,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
-                       DenseI64ArrayAttr:$dilations);
+                       DenseI64ArrayAttr:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
   let results = (outs Graph_I32Tensor:$result);
   let assemblyFormat = "$input `,` $filter `,` $input_zero_point attr-dict "
                        "`:` functional-type(operands, results)";
