@@ -179,8 +179,9 @@ private:
   }
 
   /// An integer convolution that graph.conv2d_integer_nchwc computes: one
-  /// group or depthwise, a constant int8 filter with zero point 0, a
-  /// one-value input zero point, enough channels on both sides.
+  /// group, depthwise or groups that block (blockGroups), a constant int8
+  /// filter with zero point 0, a one-value input zero point, enough
+  /// channels on both sides.
   bool isBlockableIntegerConv(Conv2DIntegerOp conv) const {
     auto in = conv.getInput().getType(), out = conv.getType();
     return (conv.getGroups() == 1 || isDepthwise(conv) ||

@@ -31,6 +31,8 @@ cases.append(("u8_threads", (36, 260), np.uint8, 128, 260, 40, 0.25))
 # Weights within [-64, 64] (7-bit quantization): vpmaddubsw without VNNI,
 # with x at 255 against 64 at the edge of its int16 saturation.
 cases.append(("u8_narrow", (5, 20), np.uint8, 3, 20, 24, None))
+# Threads over the 36 rows of whole 4-row tiles, then the last 3 rows.
+cases.append(("u8_threads_tail", (39, 260), np.uint8, 7, 260, 40, 0.25))
 
 args, results, body, ret_types = [], [], [], []
 for name, shape, dt, zp, k, n, scale in cases:

@@ -233,16 +233,6 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
     return loop.getResult(0);
   }
   int64_t m = p.outShape[mDim];
-  // Enough work for threads: an scf.forall over blocks of kRows rows (when
-  // they divide M), each writing its slice of the destination.
-  if (parallelMinWork > 0 && m % kRows == 0 && m > kRows &&
-      m * p.n * p.k >= parallelMinWork)
-    return forallOverSlices(
-        b, loc, dest, mDim, m,
-        [&](Value m0, Value slice) {
-          return columns(slice, outer, m0, kRows, cst(0));
-        },
-        kRows);
   auto rowTiles = [&](Value d, int64_t from, int64_t to, int64_t rows) {
     if (from >= to)
       return d;
@@ -256,7 +246,18 @@ Value Emitter::rowLoops(Value dest, SmallVector<Value> outer, unsigned dim) {
     return loop.getResult(0);
   };
   int64_t full = m / kRows * kRows;
-  dest = rowTiles(dest, 0, full, kRows);
+  // Enough work for threads: an scf.forall over the blocks of kRows rows,
+  // each writing its slice of the destination; the last M % kRows rows
+  // after it.
+  if (parallelMinWork > 0 && full > kRows && m * p.n * p.k >= parallelMinWork)
+    dest = forallOverSlices(
+        b, loc, dest, mDim, full,
+        [&](Value m0, Value slice) {
+          return columns(slice, outer, m0, kRows, cst(0));
+        },
+        kRows);
+  else
+    dest = rowTiles(dest, 0, full, kRows);
   return rowTiles(dest, full, m, 1);
 }
 

@@ -6,6 +6,10 @@
 // Without vnni the generic stays.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 vnni=true parallel-min-work=0}),canonicalize,cse)' | FileCheck %s
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 parallel-min-work=0}),canonicalize,cse)' | FileCheck %s --check-prefix=NOVNNI
+// With threads (parallel-min-work=1): 9 rows are an scf.forall over the
+// two blocks of 4 rows, then the last row (one tile of 4 vectors) on the
+// calling thread, into the forall's result.
+// RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits=512 vector-registers=32 vnni=true parallel-min-work=1}),canonicalize,cse)' | FileCheck %s --check-prefix=THREADS
 
 // CHECK-LABEL: func.func @u8_matmul_dequantize
 // CHECK-DAG: %[[PACKED:.*]] = arith.constant dense_resource<packed_int8_weight{{.*}}> : tensor<4x3x64xi8>
@@ -82,4 +86,25 @@ func.func @not_symmetric(%x: tensor<4x8xui8>, %w2: tensor<8x16xi8>) -> (tensor<4
     graph.yield %acc : tensor<4x16xi32>
   }
   return %0, %1 : tensor<4x16xi32>, tensor<4x16xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @rows_tail
+// THREADS-LABEL: func.func @rows_tail
+// THREADS: %[[F:.*]] = scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<9x16xi32>)
+// THREADS: tensor.extract_slice {{.*}} [4, 16] [1, 1] : tensor<9x16xi32> to tensor<4x16xi32>
+// THREADS: tensor.parallel_insert_slice
+// THREADS: scf.for {{.*}} -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// THREADS: vector.transfer_write %{{.*}}, %[[F]][%c8, %c0]
+func.func @rows_tail(%x: tensor<9x8xui8>) -> tensor<9x16xi32> {
+  %w = graph.constant dense<3> : tensor<8x16xi8>
+  %xz = graph.constant dense<7> : tensor<ui8>
+  %wz = graph.constant dense<0> : tensor<i8>
+  %0 = graph.fusion_group "contraction"(%x, %w, %xz, %wz) : (tensor<9x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<9x16xi32> {
+  ^bb0(%a: tensor<9x8xui8>, %b: tensor<8x16xi8>, %az: tensor<ui8>, %bz: tensor<i8>):
+    %acc = graph.matmul_integer %a, %b, %az, %bz : (tensor<9x8xui8>, tensor<8x16xi8>, tensor<ui8>, tensor<i8>) -> tensor<9x16xi32>
+    graph.yield %acc : tensor<9x16xi32>
+  }
+  return %0 : tensor<9x16xi32>
 }
