@@ -141,6 +141,13 @@ mlir::Value writeResult(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::ArrayRef<mlir::Value> at,
                         llvm::ArrayRef<mlir::Value> destAt, bool inBounds);
 
+/// Marks the max, min and NaN tests of an integer kernel's epilogue whose
+/// float operands are provably finite (from the int32 sums and constants)
+/// `nnan` (FiniteEpilogues.cpp).
+void assumeFiniteEpilogue(graph::FusionGroupOp group,
+                          mlir::linalg::GenericOp epilogue,
+                          llvm::ArrayRef<EpilogueInput> inputs);
+
 template <typename PlanT>
 mlir::FailureOr<bool> emitIntegerKernel(
     mlir::RewriterBase &rewriter, graph::FusionGroupOp group,
@@ -168,6 +175,7 @@ mlir::FailureOr<bool> emitIntegerKernel(
     if (!ins)
       return false;
     plan.epilogueInputs = std::move(*ins);
+    assumeFiniteEpilogue(group, plan.epilogue, plan.epilogueInputs);
   }
   mlir::linalg::GenericOp root = kr->epilogue ? kr->epilogue : kr->op;
   mlir::OpBuilder::InsertionGuard guard(rewriter);
