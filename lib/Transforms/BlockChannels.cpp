@@ -383,24 +383,9 @@ private:
     }
     int64_t cb = blocks(ci);
     SmallVector<float> dst(ob * cb * taps * block * block, 0.0f);
-    blockFilter<float>(src, dst, o, ci, taps);
+    blockGroupedFilter<float>(src, dst, o, ci, taps, 1, cb);
     return constant(b, loc, {ob, cb, kh, kw, block, block}, dst,
                     "nchwc_filter");
-  }
-
-  /// [O, C, KH, KW] -> [O / B, C / B, KH, KW, B (input), B (output)], the
-  /// padded channels zero.
-  template <typename T>
-  void blockFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t o,
-                   int64_t ci, int64_t taps) const {
-    int64_t cb = blocks(ci);
-    for (int64_t k = 0; k < o; ++k)
-      for (int64_t c = 0; c < ci; ++c)
-        for (int64_t t = 0; t < taps; ++t)
-          dst[((((k / block) * cb + c / block) * taps + t) * block +
-               c % block) *
-                  block +
-              k % block] = src[(k * ci + c) * taps + t];
   }
 
   /// The input blocks each output block of a grouped convolution reads
@@ -412,9 +397,11 @@ private:
     return groups == static_cast<int64_t>(conv.getGroups()) ? ci / block : 1;
   }
 
-  /// [O, C / G, KH, KW] -> [O / B, cg, KH, KW, B, B], cg = groupBlocks:
-  /// input channel j of output k's group sits at its offset in the group's
-  /// blocks (G' = G), or in k's own block (G' = blocks); zeros elsewhere.
+  /// [O, C / G, KH, KW] -> [O / B, cg, KH, KW, B (input), B (output)], cg
+  /// = groupBlocks: input channel j of output k's group sits at its offset
+  /// in the group's blocks (G' = G), or in k's own block (G' = blocks);
+  /// zeros elsewhere (and in padded channels). One group: cg = C / B
+  /// padded up, every channel at its own offset.
   template <typename T>
   void blockGroupedFilter(ArrayRef<T> src, MutableArrayRef<T> dst, int64_t o,
                           int64_t ci, int64_t taps, int64_t convGroups,
@@ -457,11 +444,9 @@ private:
     MutableArrayRef<int8_t> out = dst.values<int8_t>();
     if (depthwise)
       blockDepthwiseFilter<int8_t>(src, out, ws[0], taps);
-    else if (groups)
-      blockGroupedFilter<int8_t>(src, out, ws[0], ws[1], taps, conv.getGroups(),
-                                 cb);
     else
-      blockFilter<int8_t>(src, out, ws[0], ws[1], taps);
+      blockGroupedFilter<int8_t>(src, out, ws[0], ws[1], taps,
+                                 groups ? conv.getGroups() : 1, cb);
     return ConstantOp::create(
         b, conv.getLoc(),
         toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));

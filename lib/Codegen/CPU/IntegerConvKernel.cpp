@@ -53,9 +53,6 @@ using namespace mlc::codegen::int8;
 
 namespace {
 
-/// Tasks wanted when threads split the output rows into bands.
-constexpr int64_t kBands = 8;
-
 /// The weights are [OB, CB, KH, KW, B, B].
 struct Plan : KernelPlan {
   Value input; // padded [N, CB, HP, WP, B]
@@ -66,22 +63,6 @@ struct Plan : KernelPlan {
   int64_t block = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
 };
-
-/// The coefficient of dim `d` in the linear expression `e` over `numDims`.
-std::optional<int64_t> coefficient(AffineExpr e, unsigned d, unsigned numDims) {
-  MLIRContext *ctx = e.getContext();
-  SmallVector<AffineExpr> at(numDims, getAffineConstantExpr(0, ctx));
-  auto value = [&](AffineExpr v) -> std::optional<int64_t> {
-    auto c = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(v, numDims, 0));
-    return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
-  };
-  std::optional<int64_t> base = value(e.replaceDims(at));
-  at[d] = getAffineConstantExpr(1, ctx);
-  std::optional<int64_t> one = value(e.replaceDims(at));
-  if (!base || !one)
-    return std::nullopt;
-  return *one - *base;
-}
 
 bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
                    Plan *plan) {
@@ -105,12 +86,12 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
   AffineMap xMap = maps[0];
   if (xMap.getNumResults() != 5)
     return false;
-  std::optional<int64_t> s0 = coefficient(xMap.getResult(2), 2, 9),
-                         d0 = coefficient(xMap.getResult(2), 6, 9),
-                         s1 = coefficient(xMap.getResult(3), 3, 9),
-                         d1 = coefficient(xMap.getResult(3), 7, 9);
-  if (!s0 || !d0 || !s1 || !d1 || *s0 < 1 || *s1 < 1 || *d0 < 1 || *d1 < 1)
+  auto rows = windowCoefficients(xMap.getResult(2), 2, 6, 9);
+  auto cols = windowCoefficients(xMap.getResult(3), 3, 7, 9);
+  if (!rows || !cols)
     return false;
+  auto [s0, d0] = *rows;
+  auto [s1, d1] = *cols;
   auto wType = dyn_cast<RankedTensorType>(op.getDpsInputs()[1].getType());
   if (!wType || wType.getRank() != 6 || !wType.hasStaticShape())
     return false;
@@ -122,8 +103,8 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
     AffineExpr block = k == ob ? e(5) : e(1).floorDiv(k) * cbPerGroup + e(5);
     if (ob % k == 0 &&
         xMap == AffineMap::get(9, 0,
-                               {e(0), block, e(2) * *s0 + e(6) * *d0,
-                                e(3) * *s1 + e(7) * *d1, e(8)},
+                               {e(0), block, e(2) * s0 + e(6) * d0,
+                                e(3) * s1 + e(7) * d1, e(8)},
                                ctx))
       obPerGroup = k;
   }
@@ -153,10 +134,10 @@ bool isIntegerConv(graph::FusionGroupOp group, linalg::GenericOp op,
     plan->kh = ws[2];
     plan->kw = ws[3];
     plan->block = os[4];
-    plan->stride[0] = *s0;
-    plan->stride[1] = *s1;
-    plan->dilation[0] = *d0;
-    plan->dilation[1] = *d1;
+    plan->stride[0] = s0;
+    plan->stride[1] = s1;
+    plan->dilation[0] = d0;
+    plan->dilation[1] = d1;
     plan->obPerGroup = *obPerGroup;
   }
   return true;
@@ -208,9 +189,10 @@ private:
   Value outputVectors(Value dest, const Range &r, Value p0, int64_t rows);
   Value tile(Value dest, const Range &r, Value p0, int64_t rows, Value v0,
              int64_t vecs);
-  /// for i in [from, to) step `step`, carrying `dest`.
   Value loop(Value dest, int64_t from, int64_t to, int64_t step,
-             function_ref<Value(Value, Value)> body);
+             function_ref<Value(Value, Value)> body) {
+    return loopCarrying(b, loc, dest, from, to, step, body);
+  }
 
   RewriterBase &b;
   Plan &p;
@@ -237,17 +219,6 @@ void Emitter::packConstants() {
                       w[((ob * taps + t) * blk + c) * blk + o]);
   packed = weights.packed(b, loc, "packed_int8_filter");
   correction = weights.correction(b, loc, p.x);
-}
-
-Value Emitter::loop(Value dest, int64_t from, int64_t to, int64_t step,
-                    function_ref<Value(Value, Value)> body) {
-  auto forOp = scf::ForOp::create(b, loc, cst(from), cst(to), cst(step),
-                                  ValueRange{dest});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forOp.getBody());
-  Value r = body(forOp.getInductionVar(), forOp.getRegionIterArgs()[0]);
-  scf::YieldOp::create(b, loc, r);
-  return forOp.getResult(0);
 }
 
 Value Emitter::tile(Value dest, const Range &r, Value p0, int64_t rows,
@@ -374,21 +345,13 @@ Value Emitter::run(Value dest) {
             return pixels(slice, r);
           },
           blocksPerTile);
-    int64_t band = 1;
-    for (int64_t v = p.oh / kBands; v > 1; --v)
-      if (p.oh % v == 0) {
-        band = v;
-        break;
-      }
-    return forallOverSlices(
-        b, loc, dst, 2, p.oh,
-        [&](Value oh0, Value slice) {
-          Range r = whole;
-          r.ohBegin = r.destOh = oh0;
-          r.band = band;
-          return pixels(slice, r);
-        },
-        band);
+    return forallOverRowBands(b, loc, dst, p.oh,
+                              [&](Value oh0, Value slice, int64_t band) {
+                                Range r = whole;
+                                r.ohBegin = r.destOh = oh0;
+                                r.band = band;
+                                return pixels(slice, r);
+                              });
   });
 }
 

@@ -45,31 +45,12 @@ using namespace mlc::codegen::int8;
 
 namespace {
 
-/// Tasks wanted when threads split the output rows into bands.
-constexpr int64_t kBands = 8;
-
 /// The weights are [OB, KH, KW, B].
 struct Plan : KernelPlan {
   Value input; // padded [N, OB, HP, WP, B]
   int64_t batch = 0, ob = 0, oh = 0, ow = 0, kh = 0, kw = 0, block = 0;
   int64_t stride[2] = {1, 1}, dilation[2] = {1, 1};
 };
-
-/// The coefficients (stride, dilation) of `e` = o * stride + k * dilation in
-/// the dims `outDim` and `kDim` of 7, if that is all `e` is.
-std::optional<std::pair<int64_t, int64_t>>
-windowCoefficients(AffineExpr e, unsigned outDim, unsigned kDim) {
-  std::optional<SmallVector<int64_t>> form = linearForm(e, 7);
-  if (!form)
-    return std::nullopt;
-  for (auto [i, c] : llvm::enumerate(*form))
-    if (i != outDim && i != kDim && c != 0)
-      return std::nullopt;
-  int64_t s = (*form)[outDim], d = (*form)[kDim];
-  if (s < 1 || d < 1)
-    return std::nullopt;
-  return std::pair(s, d);
-}
 
 bool isIntegerDepthwise(graph::FusionGroupOp group, linalg::GenericOp op,
                         Plan *plan) {
@@ -96,8 +77,8 @@ bool isIntegerDepthwise(graph::FusionGroupOp group, linalg::GenericOp op,
       maps[1] != AffineMap::get(7, 0, {e(1), e(5), e(6), e(4)}, ctx) ||
       maps[2] != AffineMap::get(7, 0, {e(0), e(1), e(2), e(3), e(4)}, ctx))
     return false;
-  auto rows = windowCoefficients(xMap.getResult(2), 2, 5);
-  auto cols = windowCoefficients(xMap.getResult(3), 3, 6);
+  auto rows = windowCoefficients(xMap.getResult(2), 2, 5, 7);
+  auto cols = windowCoefficients(xMap.getResult(3), 3, 6, 7);
   ByteOperand x;
   if (!rows || !cols || !isByteDotBody(op, x))
     return false;
@@ -149,7 +130,9 @@ private:
   AffineExpr d(unsigned i) { return getAffineDimExpr(i, ctx); }
   void makeOperands();
   Value loop(Value dest, int64_t from, int64_t to, int64_t step,
-             function_ref<Value(Value, Value)> body);
+             function_ref<Value(Value, Value)> body) {
+    return loopCarrying(b, loc, dest, from, to, step, body);
+  }
   Value rows(Value dest, const Range &r);
   Value tile(Value dest, const Range &r, Value ob, Value oh, Value ow0,
              int64_t pixels, int64_t v);
@@ -181,17 +164,6 @@ void Emitter::makeOperands() {
   // The filter is read as it is: [OB, KH, KW, B] has each tap's channels
   // contiguous.
   weights = p.op.getDpsInputs()[1];
-}
-
-Value Emitter::loop(Value dest, int64_t from, int64_t to, int64_t step,
-                    function_ref<Value(Value, Value)> body) {
-  auto forOp = scf::ForOp::create(b, loc, cst(from), cst(to), cst(step),
-                                  ValueRange{dest});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(forOp.getBody());
-  Value r = body(forOp.getInductionVar(), forOp.getRegionIterArgs()[0]);
-  scf::YieldOp::create(b, loc, r);
-  return forOp.getResult(0);
 }
 
 Value Emitter::tile(Value dest, const Range &r, Value ob, Value oh, Value ow0,
@@ -295,21 +267,13 @@ Value Emitter::run(Value dest) {
                                 r.obCount = 1;
                                 return rows(slice, r);
                               });
-    int64_t band = 1;
-    for (int64_t v = p.oh / kBands; v > 1; --v)
-      if (p.oh % v == 0) {
-        band = v;
-        break;
-      }
-    return forallOverSlices(
-        b, loc, dst, 2, p.oh,
-        [&](Value oh0, Value slice) {
-          Range r = whole;
-          r.ohBegin = r.destOh = oh0;
-          r.band = band;
-          return rows(slice, r);
-        },
-        band);
+    return forallOverRowBands(b, loc, dst, p.oh,
+                              [&](Value oh0, Value slice, int64_t band) {
+                                Range r = whole;
+                                r.ohBegin = r.destOh = oh0;
+                                r.band = band;
+                                return rows(slice, r);
+                              });
   });
 }
 

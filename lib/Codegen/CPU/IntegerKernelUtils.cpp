@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "IntegerKernelUtils.h"
+#include "mlc/Codegen/Common/KernelUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
@@ -222,4 +224,51 @@ Value mlc::codegen::int8::writeResult(OpBuilder &b, Location loc,
   return vector::TransferWriteOp::create(b, loc, v, dest, destAt,
                                          ArrayRef<bool>{inBounds})
       .getResult();
+}
+
+Value mlc::codegen::int8::loopCarrying(OpBuilder &b, Location loc, Value dest,
+                                       int64_t from, int64_t to, int64_t step,
+                                       function_ref<Value(Value, Value)> body) {
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto forOp = scf::ForOp::create(b, loc, cst(from), cst(to), cst(step),
+                                  ValueRange{dest});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forOp.getBody());
+  Value r = body(forOp.getInductionVar(), forOp.getRegionIterArgs()[0]);
+  scf::YieldOp::create(b, loc, r);
+  return forOp.getResult(0);
+}
+
+Value mlc::codegen::int8::forallOverRowBands(
+    OpBuilder &b, Location loc, Value dest, int64_t rows,
+    function_ref<Value(Value, Value, int64_t)> body) {
+  // Tasks wanted: a band of rows per task.
+  constexpr int64_t kBands = 8;
+  int64_t band = 1;
+  for (int64_t v = rows / kBands; v > 1; --v)
+    if (rows % v == 0) {
+      band = v;
+      break;
+    }
+  return forallOverSlices(
+      b, loc, dest, 2, rows,
+      [&](Value oh0, Value slice) { return body(oh0, slice, band); }, band);
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+mlc::codegen::int8::windowCoefficients(AffineExpr e, unsigned outDim,
+                                       unsigned kDim, unsigned numDims) {
+  std::optional<SmallVector<int64_t>> form = linearForm(e, numDims);
+  if (!form)
+    return std::nullopt;
+  // Coefficients of the dims, then the constant term: only the two dims.
+  for (auto [i, c] : llvm::enumerate(*form))
+    if (i != outDim && i != kDim && c != 0)
+      return std::nullopt;
+  int64_t s = (*form)[outDim], d = (*form)[kDim];
+  if (s < 1 || d < 1)
+    return std::nullopt;
+  return std::pair(s, d);
 }

@@ -68,19 +68,25 @@ struct KernelPlan {
   graph::HostTensor weights; // int8
 };
 
-/// The integer kernels' driver: the group's result (or the epilogue of
-/// one) whose op `match(op, plan)` takes (a null plan: only the test), the
-/// dot kind of the options and the plan's weights if `accepts(plan, kind)`,
-/// the epilogue's inputs, and the root replaced by what `emit(plan, kind,
-/// dest)` builds in front of it.
-template <typename PlanT>
-mlir::FailureOr<bool> emitIntegerKernel(
-    mlir::RewriterBase &rewriter, graph::FusionGroupOp group,
-    const KernelOptions &options,
-    llvm::function_ref<bool(mlir::linalg::GenericOp, PlanT *)> match,
-    llvm::function_ref<bool(const PlanT &, const DotKind &)> accepts,
-    llvm::function_ref<mlir::Value(PlanT &, const DotKind &, mlir::Value)>
-        emit);
+/// for i in [from, to) step `step`, carrying `dest` through
+/// `body(i, dest)`.
+mlir::Value
+loopCarrying(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dest,
+             int64_t from, int64_t to, int64_t step,
+             llvm::function_ref<mlir::Value(mlir::Value, mlir::Value)> body);
+
+/// Threads over bands of the `rows` output rows of a blocked convolution
+/// (dim 2 of `dest`): about 8 tasks of `band` rows, band dividing `rows`,
+/// each `body(oh0, slice, band)`.
+mlir::Value forallOverRowBands(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value dest, int64_t rows,
+    llvm::function_ref<mlir::Value(mlir::Value, mlir::Value, int64_t)> body);
+
+/// (stride, dilation) when `e` is exactly d_out * stride + d_k * dilation
+/// over `numDims` dims, both positive.
+std::optional<std::pair<int64_t, int64_t>>
+windowCoefficients(mlir::AffineExpr e, unsigned outDim, unsigned kDim,
+                   unsigned numDims);
 
 /// Whether `op`'s body is acc + (ext(x) - zx) * sext(w) with x input 0, w
 /// input 1 (int8, zero point 0) and zx a constant (or absent). Fills `x`.
@@ -148,6 +154,11 @@ void assumeFiniteEpilogue(graph::FusionGroupOp group,
                           mlir::linalg::GenericOp epilogue,
                           llvm::ArrayRef<EpilogueInput> inputs);
 
+/// The integer kernels' driver: the group's result (or the epilogue of
+/// one) whose op `match(op, plan)` takes (a null plan: only the test), the
+/// dot kind of the options and the plan's weights if `accepts(plan, kind)`,
+/// the epilogue's inputs, and the root replaced by what `emit(plan, kind,
+/// dest)` builds in front of it.
 template <typename PlanT>
 mlir::FailureOr<bool> emitIntegerKernel(
     mlir::RewriterBase &rewriter, graph::FusionGroupOp group,

@@ -220,19 +220,30 @@ void checkModelDir(
   }
 }
 
-/// Parses `source` (one func.func @f) and evaluates it.
-std::vector<HostTensor> evaluate(Context &c, const std::string &source,
-                                 std::vector<HostTensor> args = {}) {
+/// Parses `source`, which must hold a func.func @f.
+OwningOpRef<ModuleOp> parseModule(Context &c, const std::string &source) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &c.ctx);
   INFO(c.diagnostics);
   REQUIRE(module);
-  auto f = module->lookupSymbol<func::FuncOp>("f");
-  REQUIRE(f);
+  REQUIRE(module->lookupSymbol<func::FuncOp>("f"));
+  return module;
+}
+
+/// Evaluates the module's @f on `args`; any error fails the test.
+std::vector<HostTensor> evaluateF(ModuleOp module,
+                                  const std::vector<HostTensor> &args) {
   std::string error;
-  auto results = evaluateFunction(f, args, &error);
+  auto results =
+      evaluateFunction(module.lookupSymbol<func::FuncOp>("f"), args, &error);
   INFO(error);
   REQUIRE(succeeded(results));
   return std::vector<HostTensor>(results->begin(), results->end());
+}
+
+/// Parses `source` (one func.func @f) and evaluates it.
+std::vector<HostTensor> evaluate(Context &c, const std::string &source,
+                                 std::vector<HostTensor> args = {}) {
+  return evaluateF(*parseModule(c, source), args);
 }
 
 template <typename T> std::vector<T> valuesOf(const HostTensor &t) {
@@ -309,14 +320,9 @@ TEST_CASE("blocked Winograd transforms compute the blocked convolution") {
   };
   std::vector<HostTensor> args{input({2, 2, 8, 10, 8}),
                                input({2, 3, 7, 10, 8})};
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &c.ctx);
-  INFO(c.diagnostics);
-  REQUIRE(module);
+  OwningOpRef<ModuleOp> module = parseModule(c, source);
   auto f = module->lookupSymbol<func::FuncOp>("f");
-  std::string error;
-  auto direct = evaluateFunction(f, args, &error);
-  INFO(error);
-  REQUIRE(succeeded(direct));
+  std::vector<HostTensor> direct = evaluateF(*module, args);
 
   PassManager pm(&c.ctx);
   GraphWinogradConvsOptions options;
@@ -329,10 +335,9 @@ TEST_CASE("blocked Winograd transforms compute the blocked convolution") {
     transforms += isa<WinogradInputOp, WinogradOutputOp>(op);
   });
   REQUIRE(transforms == 2);
-  auto winograd = evaluateFunction(f, args, &error);
-  REQUIRE(succeeded(winograd));
-  ArrayRef<float> a = (*direct)[0].values<float>(),
-                  b = (*winograd)[0].values<float>();
+  std::vector<HostTensor> winograd = evaluateF(*module, args);
+  ArrayRef<float> a = direct[0].values<float>(),
+                  b = winograd[0].values<float>();
   REQUIRE(a.size() == b.size());
   // Winograd's rounding error, relative to the output's largest magnitude
   // (docs/compiler.md measures 0.6e-5 to 1.1e-5 on real layers).
@@ -392,14 +397,8 @@ TEST_CASE("blocked integer convolutions compute the NCHW ones") {
     return HostTensor::get<uint8_t>(ElementKind::U8, shape, v);
   };
   std::vector<HostTensor> args{bytes({1, 20, 7, 6}), bytes({1, 32, 5, 5})};
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &c.ctx);
-  INFO(c.diagnostics);
-  REQUIRE(module);
-  auto f = module->lookupSymbol<func::FuncOp>("f");
-  std::string error;
-  auto direct = evaluateFunction(f, args, &error);
-  INFO(error);
-  REQUIRE(succeeded(direct));
+  OwningOpRef<ModuleOp> module = parseModule(c, source);
+  std::vector<HostTensor> direct = evaluateF(*module, args);
 
   PassManager pm(&c.ctx);
   GraphBlockChannelsOptions options;
@@ -407,7 +406,7 @@ TEST_CASE("blocked integer convolutions compute the NCHW ones") {
   pm.addPass(createGraphBlockChannels(options));
   REQUIRE(succeeded(pm.run(*module)));
   int blocked = 0, depthwise = 0, grouped = 0;
-  f.walk([&](Conv2DIntegerNchwcOp op) {
+  module->walk([&](Conv2DIntegerNchwcOp op) {
     ++blocked;
     depthwise += op.isDepthwise();
     grouped += op.getGroups() != 1;
@@ -415,11 +414,9 @@ TEST_CASE("blocked integer convolutions compute the NCHW ones") {
   REQUIRE(blocked == 4);
   REQUIRE(depthwise == 1);
   REQUIRE(grouped == 2);
-  auto result = evaluateFunction(f, args, &error);
-  INFO(error);
-  REQUIRE(succeeded(result));
+  std::vector<HostTensor> result = evaluateF(*module, args);
   for (int i = 0; i < 4; ++i)
-    CHECK(valuesOf<int32_t>((*direct)[i]) == valuesOf<int32_t>((*result)[i]));
+    CHECK(valuesOf<int32_t>(direct[i]) == valuesOf<int32_t>(result[i]));
 }
 
 TEST_CASE("every e2e op test matches its reference at its tolerance") {
