@@ -85,7 +85,12 @@ static std::string graphPipeline(const PipelineOptions &o) {
 static std::string bufferizePipeline(const PipelineOptions &o) {
   // Kernels must not share a tensor.empty that CSE merged: one-shot's
   // conflict analysis is quadratic in an alias set.
-  return "func.func(mlc-untie-empty-tensors),"
+  // Vectorized kernels write their tiles as chains of 1-D writes, whose
+  // analysis is cubic in their length: a few 2-D writes instead.
+  return std::string(o.target == Target::CPU
+                         ? "func.func(mlc-group-tile-writes),"
+                         : "") +
+         "func.func(mlc-untie-empty-tensors),"
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // A pad's interior written in place leaves a copy between two
