@@ -233,7 +233,8 @@ LogicalResult emitMachineCode(Module &module, const CPUTarget &target,
 
 LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
                                 StringRef runtimeArchive, StringRef output,
-                                StringRef compiler, std::string &error) {
+                                StringRef compiler, bool preferLLD,
+                                std::string &error) {
   std::string cc = compiler.str();
   if (cc.empty()) {
     auto found = sys::findProgramByName("cc");
@@ -254,7 +255,7 @@ LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
   SmallVector<StringRef> args = {cc, "-shared", "-o", output};
   // LLD when it is installed: the link is mostly copying the weights, and
   // GNU ld took 3.3 s for VGG-11's 642 MB where LLD takes 1.1-1.3 s.
-  if (sys::findProgramByName("ld.lld"))
+  if (preferLLD && sys::findProgramByName("ld.lld"))
     args.push_back("-fuse-ld=lld");
   args.append(objectFiles.begin(), objectFiles.end());
   args.append({// The model references none of the runtime API, yet it must

@@ -96,11 +96,12 @@ compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
 unsigned defaultJobs();
 
 /// Links `objectFiles` with the runtime archive into a shared library with
-/// the system C compiler driver (`cc`, or `compiler` if not empty).
+/// the system C compiler driver (`cc`, or `compiler` if not empty), with
+/// LLD if `preferLLD` and `ld.lld` is on PATH.
 llvm::LogicalResult linkSharedLibrary(llvm::ArrayRef<std::string> objectFiles,
                                       llvm::StringRef runtimeArchive,
                                       llvm::StringRef output,
-                                      llvm::StringRef compiler,
+                                      llvm::StringRef compiler, bool preferLLD,
                                       std::string &error);
 
 } // namespace mlc::target
