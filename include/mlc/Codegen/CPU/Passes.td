@@ -206,7 +206,8 @@ def LowerStridedCopies : Pass<"mlc-lower-strided-copies", "mlir::ModuleOp"> {
   let description = [{
     memref.copy between strided memrefs lowers to a call into MLIR's runner
     library, which compiled models must not depend on; rewrite such copies
-    as linalg.copy (loops). Contiguous copies stay (they become memcpy).
+    as linalg.copy (loops). Contiguous copies stay (they become memcpy),
+    subviews contiguous at an offset included.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
