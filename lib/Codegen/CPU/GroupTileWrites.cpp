@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <map>
+
 namespace mlc {
 #define GEN_PASS_DEF_GROUPTILEWRITES
 #include "mlc/Codegen/CPU/Passes.h.inc"
