@@ -61,11 +61,6 @@ try:
 except OSError:
     pass
 
-# mlc-compile links model.so with LLD when ld.lld is on PATH.
-import shutil
-if shutil.which("ld.lld"):
-    config.available_features.add("lld")
-
 if _python_imports(["onnx"]):
     config.available_features.add("onnx")
     if _python_imports(["torch", "torchvision"]):

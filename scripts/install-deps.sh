@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ ccache file lld
+  cmake ninja-build g++ ccache file
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   nlohmann-json3-dev catch2
   libonnx-dev libprotobuf-dev

@@ -149,9 +149,6 @@ private:
   // external weights file (committed with the output).
   SmallVector<std::unique_ptr<AtomicOutput>> temporaries;
   std::optional<AtomicOutput> weightsOutput;
-  /// Bytes of weights in the object linked into model.so (none when they
-  /// are external): they decide the linker.
-  uint64_t linkedWeightBytes = 0;
 };
 
 OwningOpRef<ModuleOp> Compilation::import() {
@@ -344,7 +341,6 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
           })))
     return failure();
   report["weights_image_bytes"] = int64_t(weights.size);
-  linkedWeightBytes = options.externalWeights ? 0 : weights.size;
   // Nothing reads the model's constants any more.
   weights.releaseBlobs();
   return success();
@@ -391,12 +387,8 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
       return failure();
   objects->clear();
   TimingScope timer = beginPhase("link model.so");
-  // LLD links several times faster, but it maps the weights' object and
-  // the output whole: for VGG-11's 642 MB its peak was 1.3 GB, GNU ld's
-  // 0.64 GB. Above 256 MiB of weights, the system linker.
-  bool fastLinker = linkedWeightBytes <= (uint64_t(256) << 20);
   if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,
-                                       options.cc, fastLinker, error)))
+                                       options.cc, error)))
     return fail(error);
   temporaries.clear();
   return success();

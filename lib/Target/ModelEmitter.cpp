@@ -233,8 +233,7 @@ LogicalResult emitMachineCode(Module &module, const CPUTarget &target,
 
 LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
                                 StringRef runtimeArchive, StringRef output,
-                                StringRef compiler, bool preferLLD,
-                                std::string &error) {
+                                StringRef compiler, std::string &error) {
   std::string cc = compiler.str();
   if (cc.empty()) {
     auto found = sys::findProgramByName("cc");
@@ -253,10 +252,6 @@ LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
   // -Bsymbolic binds the model's own references to its own copy of the
   // runtime even when the host program exports the same API symbols.
   SmallVector<StringRef> args = {cc, "-shared", "-o", output};
-  // LLD when it is installed: the link is mostly copying the weights, and
-  // GNU ld took 3.3 s for VGG-11's 642 MB where LLD takes 1.1-1.3 s.
-  if (preferLLD && sys::findProgramByName("ld.lld"))
-    args.push_back("-fuse-ld=lld");
   args.append(objectFiles.begin(), objectFiles.end());
   args.append({// The model references none of the runtime API, yet it must
                // be exported.

@@ -53,7 +53,7 @@ llvm::LogicalResult linkModules(llvm::Module &dest,
 /// bump it whenever they change (the pipeline, the target machine's
 /// options, the relocation model...). Objects in an ObjectCache
 /// (mlc-compile --cache-dir) are keyed by it, so a bump retires them all.
-constexpr unsigned kCodegenVersion = 3;
+constexpr unsigned kCodegenVersion = 2;
 
 /// Runs LLVM's optimization pipeline at `optLevel` (0-3).
 llvm::LogicalResult optimize(llvm::Module &module, const CPUTarget &target,
@@ -96,12 +96,11 @@ compileInParts(std::unique_ptr<llvm::Module> module, const CPUTarget &target,
 unsigned defaultJobs();
 
 /// Links `objectFiles` with the runtime archive into a shared library with
-/// the system C compiler driver (`cc`, or `compiler` if not empty), with
-/// LLD if `preferLLD` and `ld.lld` is on PATH.
+/// the system C compiler driver (`cc`, or `compiler` if not empty).
 llvm::LogicalResult linkSharedLibrary(llvm::ArrayRef<std::string> objectFiles,
                                       llvm::StringRef runtimeArchive,
                                       llvm::StringRef output,
-                                      llvm::StringRef compiler, bool preferLLD,
+                                      llvm::StringRef compiler,
                                       std::string &error);
 
 } // namespace mlc::target
