@@ -5,10 +5,10 @@
 #   scripts/gpu-check.sh prepare [DIR]   on the build machine (after
 #       scripts/build.sh): compiles test/e2e/cuda-gpu.test's models and every
 #       expected-pass ONNX node test with --target=cuda, copies mlc-run and the
-#       two libraries it needs, and compiles bench/cuda's transformer_b8,
-#       sgemm_4096 and conv3x3_b32 (ResNet-18 batch 32 too with
-#       MLC_GPU_RESNET=1: with its Winograd filters, about 180 MB, more than
-#       a lent GPU machine's call carries).
+#       two libraries it needs, and compiles bench/cuda's resnet18_b32,
+#       transformer_b8, sgemm_4096 and conv3x3_b32 (MLC_GPU_RESNET=0 leaves
+#       ResNet-18 out: its model.so is 160 MB, about 28 MB compressed, as
+#       its filters repeat; bench/perf/make_models.py says why).
 #   scripts/gpu-check.sh run [DIR]       on the GPU machine: the checks of
 #       cuda-gpu.test (models against PyTorch's outputs, concurrent runs, the
 #       Python binding, device pointers), the node tests on the GPU,
@@ -18,9 +18,9 @@
 #       the last lines are a summary. Exit status 1 if any check failed.
 #
 # DIR defaults to build/gpu-check. prepare leaves DIR/gpu-check.tar.xz, the
-# one file to carry: about 6 MB (each model.so carries the same runtime,
-# which a solid archive stores once); ResNet-18's Winograd filters add about
-# 170 MB. run unpacks it into DIR when DIR/node is missing.
+# one file to carry: about 34 MB (each model.so carries the same runtime,
+# which a solid archive stores once; ResNet-18 is 28 MB of it). run unpacks it
+# into DIR when DIR/node is missing.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 STEP=${1:-}
@@ -49,7 +49,7 @@ prepare() {
     --expected-pass "$ROOT/test/onnx/expected_pass.txt" \
     --compile-only "$DIR/node" -j "$(nproc)"
   local models=transformer_b8,sgemm_4096,conv3x3_b32
-  [ "${MLC_GPU_RESNET:-0}" = 1 ] && models=$models,resnet18_b32
+  [ "${MLC_GPU_RESNET:-1}" = 1 ] && models=resnet18_b32,$models
   $PY "$ROOT/bench/cuda/run.py" prepare --models $models --out "$DIR/bench.tmp"
   for m in ${models//,/ }; do
     cp "$DIR/bench.tmp/$m.so" "$DIR/bench.tmp/$m.json" "$DIR/bench/"
@@ -132,8 +132,8 @@ run() {
   LOG=$out/bench.log
   local models
   models=$(cd $DIR/bench && ls *.so | sed 's/\.so$//' | sort | paste -sd,)
-  check bench timeout 240 python3 $ROOT/bench/cuda/run.py measure \
-    --dir $DIR/bench --models "$models" --json $out/bench.json
+  check bench timeout 300 python3 $ROOT/bench/cuda/run.py measure \
+    --kernels 12 --dir $DIR/bench --models "$models" --json $out/bench.json
 
   [ "${MLC_GPU_QUICK:-0}" = 1 ] || sanitize
   grep '^|' "$out/bench.log" | tee -a "$out/summary.txt"

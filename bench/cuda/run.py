@@ -22,7 +22,8 @@ build machine has no GPU:
       off everywhere, so both sides compute in fp32) in alternating rounds,
       each call followed by a synchronization. sgemm_4096's PyTorch side is
       torch.matmul: cuBLAS. Prints a table of medians and mlc's share of
-      PyTorch's speed; --json FILE writes every time.
+      PyTorch's speed; --json FILE writes every time; --kernels N prints
+      each model's N slowest GPU kernels of one call.
 """
 import argparse
 import json
@@ -123,10 +124,12 @@ def measure(args):
                     torch.cuda.synchronize()
                     times[side].append((time.perf_counter() - t0) * 1e3)
         med = {k: statistics.median(v) for k, v in times.items()}
+        if args.kernels:
+            record_kernels(name, run_mlc, args.kernels, record)
         rows.append((name, med["mlc"], med["torch"], meta["flops"], ok))
-        record["models"][name] = {"ms": times, "flops": meta["flops"],
-                                  "max_abs_error": err,
-                                  "relative_l2_error": rel, "matches": ok}
+        record["models"].setdefault(name, {}).update({
+            "ms": times, "flops": meta["flops"], "max_abs_error": err,
+            "relative_l2_error": rel, "matches": ok})
     print("\n| model | mlc ms | PyTorch ms | mlc TFLOP/s | mlc speed / "
           "PyTorch's |\n|---|---:|---:|---:|---:|")
     for name, a, b, flops, ok in rows:
@@ -136,6 +139,34 @@ def measure(args):
     if args.json:
         json.dump(record, open(args.json, "w"), indent=1)
     return 0 if all(r[4] for r in rows) else 1
+
+
+def record_kernels(name, run_mlc, top, record):
+    """Prints the top GPU kernels of one mlc call by time, as CUPTI (through
+    torch.profiler) saw them: where a model's time goes, without counters."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            run_mlc()
+            torch.cuda.synchronize()
+        rows = {}
+        for ev in prof.events():
+            if ev.device_type != torch.autograd.DeviceType.CUDA:
+                continue
+            n, t = rows.get(ev.name, (0, 0.0))
+            rows[ev.name] = (n + 1, t + ev.device_time_total)
+    except Exception as e:  # a profiler problem must not fail the bench
+        print("%s: no kernel profile (%s)" % (name, e))
+        return
+    total = sum(t for _, t in rows.values())
+    print("%s: %d kernels, %.3f ms on the GPU in one call; top %d:" %
+          (name, sum(n for n, _ in rows.values()), total / 1e3, top))
+    for k, (n, t) in sorted(rows.items(), key=lambda r: -r[1][1])[:top]:
+        print("  %8.1f us %5.1f%% x%-3d %s" % (t, 100 * t / max(total, 1e-9),
+                                               n, k[:90]))
+    record["models"].setdefault(name, {})["kernels_us"] = {
+        k: t for k, (_, t) in rows.items()}
 
 
 def main():
@@ -156,6 +187,9 @@ def main():
     m.add_argument("--models", default=",".join(MODELS),
                    help="comma-separated subset (default: all)")
     m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--kernels", type=int, default=0, metavar="N",
+                   help="print each model's N slowest GPU kernels of one "
+                   "call (torch.profiler)")
     args = ap.parse_args()
     if args.step == "prepare":
         prepare(args)

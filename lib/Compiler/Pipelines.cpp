@@ -134,7 +134,8 @@ static std::string cudaLoopsPipeline(const PipelineOptions &o) {
          + std::string(o.target == Target::CUDA
                            ? "func.func(mlc-lower-block-phases),"
                            : "") +
-         "func.func(mlc-linalg-to-loops),canonicalize,cse" +
+         "func.func(mlc-linalg-to-loops{register-accumulators}),canonicalize,"
+         "cse" +
          // Testing without a GPU: the launches become CPU loops and the
          // CPU pipeline takes over.
          (o.target == Target::CUDAEmulated

@@ -53,7 +53,7 @@ llvm::LogicalResult linkModules(llvm::Module &dest,
 /// bump it whenever they change (the pipeline, the target machine's
 /// options, the relocation model...). Objects in an ObjectCache
 /// (mlc-compile --cache-dir) are keyed by it, so a bump retires them all.
-constexpr unsigned kCodegenVersion = 2;
+constexpr unsigned kCodegenVersion = 4;
 
 /// Runs LLVM's optimization pipeline at `optLevel` (0-3).
 llvm::LogicalResult optimize(llvm::Module &module, const CPUTarget &target,

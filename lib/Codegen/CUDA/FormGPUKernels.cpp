@@ -47,22 +47,109 @@ int64_t parallelIterations(linalg::LinalgOp op) {
   return n;
 }
 
+/// The block of outputs one thread of a reduction computes. Neighbouring
+/// threads take neighbouring elements of the output's last dimension, so
+/// the input indexed by it (a convolution's x, a matmul's right operand) is
+/// the one whose loads differ between threads (coalesced); the others are
+/// read by the warp as one (broadcast). Along another parallel dimension
+/// that this input does not use (a convolution's output channels, a
+/// matmul's rows), each thread computes T outputs (8, 6, 4, 3 or 2,
+/// whichever divides the dimension first; the innermost such dimension), so
+/// that each element it loads of that input serves T multiply-adds;
+/// mlc-linalg-to-loops keeps the T accumulators in registers. (Along the
+/// last dimension itself, the loads of a thread would be T apart from its
+/// neighbour's: on an H200 that made the transformer's feed-forward matmuls
+/// 3x slower.) Only where that leaves at least kMinBlockedThreads threads,
+/// two blocks of 256 per multiprocessor of an H100 (132): with T
+/// independent multiply-add chains each, fewer threads than the 132 x 2048
+/// it can run hide the latency (ResNet-18's layer-4 convolution at batch 32
+/// keeps 100352 and ran 2.8x faster); a small reduction (a matrix-vector
+/// product of 200 outputs) keeps one output per thread. Returns the
+/// dimension and T, or nullopt.
+constexpr int64_t kMinBlockedThreads = 65536;
+
+std::optional<std::pair<unsigned, int64_t>> threadBlock(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() < 2 ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (out.getNumResults() == 0 || !out.isProjectedPermutation())
+    return std::nullopt;
+  unsigned inner = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  OpOperand *varying = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isFunctionOfDim(inner)) {
+      varying = input;
+      break;
+    }
+  if (!varying)
+    return std::nullopt;
+  AffineMap reused = op.getMatchingIndexingMap(varying);
+  int64_t outputs = parallelIterations(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  for (AffineExpr e : llvm::reverse(out.getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d == inner || iters[d] != utils::IteratorType::parallel ||
+        reused.isFunctionOfDim(d) || ShapedType::isDynamic(ranges[d]))
+      continue;
+    for (int64_t t : {8, 6, 4, 3, 2})
+      if (ranges[d] % t == 0 && outputs / t >= kMinBlockedThreads)
+        return std::make_pair(d, t);
+  }
+  return std::nullopt;
+}
+
+/// The block of outputs per thread of `op`, the op a kernel ends with: for a
+/// reduction its own threadBlock; for an elementwise op, that of a reduction
+/// of the group with the same result type (a convolution whose bias, batch
+/// norm, ReLU or residual add it applies), along the same dimension of the
+/// result, so that the reduction fuses into its threads with that block.
+std::optional<std::pair<unsigned, int64_t>>
+kernelBlock(linalg::LinalgOp op, mlc::graph::FusionGroupOp group) {
+  if (op.getNumReductionLoops() > 0)
+    return threadBlock(op);
+  if (op->getNumResults() != 1 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return std::nullopt;
+  std::optional<std::pair<unsigned, int64_t>> found;
+  group.walk([&](linalg::LinalgOp r) {
+    if (found || r == op || !r.hasPureTensorSemantics() ||
+        r->getNumResults() != 1 || mlc::gpu::getBlockTile(r) ||
+        r->getResult(0).getType() != op->getResult(0).getType())
+      return;
+    std::optional<std::pair<unsigned, int64_t>> block = threadBlock(r);
+    if (!block)
+      return;
+    AffineMap out = r.getMatchingIndexingMap(r.getDpsInitOperand(0));
+    if (std::optional<unsigned> pos = out.getResultPosition(
+            getAffineDimExpr(block->first, op->getContext())))
+      found = std::make_pair(*pos, block->second);
+  });
+  return found;
+}
+
 /// Tiles `op` into one forall iteration per element of its parallel loops
-/// (its reductions stay whole inside the iteration) and fuses producers that
-/// the iteration needs exactly one element of, and that have exactly one
-/// element per iteration: those are computed once, in the thread that uses
-/// them. Others (broadcast or windowed reads, such as a softmax's row sums or
-/// a convolution's input) stay outside, as kernels of their own.
+/// (its reductions stay whole inside the iteration), or per block of
+/// kernelBlock's elements, and fuses producers that the
+/// iteration needs exactly its own elements of, and that have exactly as
+/// many elements as `op` has outputs: those are computed once, in the thread
+/// that uses them. Others (broadcast or windowed reads, such as a softmax's
+/// row sums or a convolution's input) stay outside, as kernels of their own.
 LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
                                       linalg::LinalgOp op,
                                       mlc::graph::FusionGroupOp group) {
   int64_t iterations = parallelIterations(op);
   if (iterations <= 1)
     return success(); // a serial kernel; mlc-map-kernels-to-gpu runs it
+  std::optional<std::pair<unsigned, int64_t>> block = kernelBlock(op, group);
+  int64_t perThread = block ? block->second : 1;
   SmallVector<OpFoldResult> tileSizes;
-  for (utils::IteratorType iter : op.getIteratorTypesArray())
+  for (auto [d, iter] : llvm::enumerate(op.getIteratorTypesArray()))
     tileSizes.push_back(
-        rewriter.getIndexAttr(iter == utils::IteratorType::parallel ? 1 : 0));
+        rewriter.getIndexAttr(iter != utils::IteratorType::parallel ? 0
+                              : block && block->first == d          ? perThread
+                                                                    : 1));
 
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(tileSizes);
@@ -76,7 +163,8 @@ LogicalResult tileOneThreadPerElement(RewriterBase &rewriter,
         Operation *p = producer.getOwner();
         // A block-tiled contraction is a kernel of its own.
         if (!group->isProperAncestor(p) || !isa<linalg::LinalgOp>(p) ||
-            mlc::gpu::getBlockTile(p) || numElements(slice.getResult()) != 1 ||
+            mlc::gpu::getBlockTile(p) ||
+            numElements(slice.getResult()) != perThread ||
             numElements(producer) != iterations)
           return std::nullopt;
         // A producer with users outside this kernel would run twice. Users

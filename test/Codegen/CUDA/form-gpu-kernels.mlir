@@ -1,6 +1,7 @@
 // CUDA kernels from fusion groups: one scf.forall iteration (one GPU thread)
-// per output element, one-to-one producers fused into the iteration, the
-// rest kernels of their own.
+// per output element (per block of outputs for a reduction that ends its
+// kernel), one-to-one producers fused into the iteration, the rest kernels
+// of their own.
 // RUN: mlc-opt %s --split-input-file --pass-pipeline='builtin.module(convert-graph-to-linalg,func.func(mlc-form-gpu-kernels),canonicalize,cse)' | FileCheck %s
 
 // matmul + bias + relu: one kernel of 200 threads; each fills its
@@ -139,4 +140,84 @@ func.func @untiled_matmuls(%x: tensor<8x64xf32>, %w: tensor<64x64xf32>, %i: tens
     graph.yield %3 : tensor<64x64xi32>
   }
   return %0, %2 : tensor<8x64xf32>, tensor<64x64xi32>
+}
+
+// -----
+
+// A convolution that ends its kernel: each thread computes a block of 8
+// output channels (its first input, x, does not depend on them), so each x
+// element it loads serves 8 multiply-adds; the bias init, one element per
+// output, is fused into the same thread. (65536 threads remain; the
+// matrix-vector product above, 200 outputs, keeps one per thread.)
+// CHECK-LABEL: func.func @conv_bias_block
+// CHECK: scf.forall (%[[N:.*]], %[[O:.*]], %[[H:.*]], %[[W:.*]]) = (0, 0, 0, 0) to (8, 16, 64, 64) step (1, 8, 1, 1) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK: tensor.extract_slice %{{.*}}[%[[N]], 0, %[[H]], %[[W]]] [1, 4, 3, 3]
+// CHECK: tensor.extract_slice %{{.*}}[%[[O]], 0, 0, 0] [8, 4, 3, 3]
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<1x8x1x1xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x8x1x1xf32>)
+// CHECK: tensor.parallel_insert_slice {{.*}} into %[[OUT]][%[[N]], %[[O]], %[[H]], %[[W]]] [1, 8, 1, 1]
+// CHECK-NOT: scf.forall (
+func.func @conv_bias_block(%x: tensor<8x4x66x66xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>) -> tensor<8x16x64x64xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<8x4x66x66xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<8x16x64x64xf32> {
+  ^bb0(%a: tensor<8x4x66x66xf32>, %c: tensor<16x4x3x3xf32>, %d: tensor<16xf32>):
+    %1 = graph.conv2d %a, %c, %d {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<8x4x66x66xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<8x16x64x64xf32>
+    graph.yield %1 : tensor<8x16x64x64xf32>
+  }
+  return %0 : tensor<8x16x64x64xf32>
+}
+
+// -----
+
+// 36 output channels (Winograd's input transform as a convolution): blocks
+// of 6, the first of 8, 6, 4, 3, 2 that divides 36.
+// CHECK-LABEL: func.func @conv_block_of_6
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0) to (64, 36, 16, 16) step (1, 6, 1, 1)
+func.func @conv_block_of_6(%x: tensor<64x1x66x66xf32>, %w: tensor<36x1x6x6xf32>) -> tensor<64x36x16x16xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<64x1x66x66xf32>, tensor<36x1x6x6xf32>) -> tensor<64x36x16x16xf32> {
+  ^bb0(%a: tensor<64x1x66x66xf32>, %c: tensor<36x1x6x6xf32>):
+    %1 = graph.conv2d %a, %c {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 4, 4>} : (tensor<64x1x66x66xf32>, tensor<36x1x6x6xf32>) -> tensor<64x36x16x16xf32>
+    graph.yield %1 : tensor<64x36x16x16xf32>
+  }
+  return %0 : tensor<64x36x16x16xf32>
+}
+
+// -----
+
+// A ReLU after the convolution ends the kernel: it takes the convolution's
+// block (8 output channels per thread), so that the convolution, its bias
+// init and the ReLU are one kernel with 8 outputs per thread.
+// CHECK-LABEL: func.func @conv_relu_block
+// CHECK: scf.forall (%[[N:.*]], %[[O:.*]], %[[H:.*]], %[[W:.*]]) = (0, 0, 0, 0) to (8, 16, 64, 64) step (1, 8, 1, 1) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<1x8x1x1xf32>)
+// CHECK: %[[C:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x8x1x1xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}}ins(%[[C]] : tensor<1x8x1x1xf32>)
+// CHECK: arith.maximumf
+// CHECK: tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[N]], %[[O]], %[[H]], %[[W]]] [1, 8, 1, 1]
+// CHECK-NOT: scf.forall (
+func.func @conv_relu_block(%x: tensor<8x4x66x66xf32>, %w: tensor<16x4x3x3xf32>, %b: tensor<16xf32>) -> tensor<8x16x64x64xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w, %b) : (tensor<8x4x66x66xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<8x16x64x64xf32> {
+  ^bb0(%a: tensor<8x4x66x66xf32>, %c: tensor<16x4x3x3xf32>, %d: tensor<16xf32>):
+    %1 = graph.conv2d %a, %c, %d {dilations = array<i64: 1, 1>, groups = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<8x4x66x66xf32>, tensor<16x4x3x3xf32>, tensor<16xf32>) -> tensor<8x16x64x64xf32>
+    %2 = graph.relu %1 : tensor<8x16x64x64xf32>
+    graph.yield %2 : tensor<8x16x64x64xf32>
+  }
+  return %0 : tensor<8x16x64x64xf32>
+}
+
+// -----
+
+// A matmul that is not block-tiled (its left operand has a batch dimension
+// that its right one lacks): neighbouring threads take neighbouring
+// columns, whose loads of the right operand are coalesced, so the block of
+// 8 is along the rows (the left operand's loads are the warp's broadcasts)
+// and each loaded right element serves 8 rows; never along the columns.
+// CHECK-LABEL: func.func @matmul_rows_block
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (8, 128, 1024) step (1, 8, 1)
+func.func @matmul_rows_block(%x: tensor<8x128x256xf32>, %w: tensor<256x1024xf32>) -> tensor<8x128x1024xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<8x128x256xf32>, tensor<256x1024xf32>) -> tensor<8x128x1024xf32> {
+  ^bb0(%a: tensor<8x128x256xf32>, %b: tensor<256x1024xf32>):
+    %1 = graph.matmul %a, %b : (tensor<8x128x256xf32>, tensor<256x1024xf32>) -> tensor<8x128x1024xf32>
+    graph.yield %1 : tensor<8x128x1024xf32>
+  }
+  return %0 : tensor<8x128x1024xf32>
 }

@@ -65,9 +65,26 @@ def LinalgToLoops : Pass<"mlc-linalg-to-loops", "mlir::func::FuncOp"> {
     folding patterns greedily over the whole function: 0.27 s on
     DenseNet-121's entry function for its three linalg ops. The
     canonicalization that follows in the pipeline does that folding.
+
+    With `register-accumulators` (CUDA), an op with reduction loops keeps
+    each output element in a loop-carried scalar over its reductions: one
+    load before, one store after. Without it every step stores to the
+    output, and on a GPU nothing moves those stores out of the loop (the
+    kernel's pointers may alias as far as LLVM knows; a reduction's output
+    never shares memory with its inputs, as neither bufferization nor the
+    memory plan put it there). The multiply-adds of those reductions are
+    then marked contractible, so that they become fused multiply-adds, as
+    in the tiled kernels.
   }];
+  let options = [
+    Option<"registerAccumulators", "register-accumulators", "bool",
+           /*default=*/"false",
+           "Reductions accumulate in scalars carried by their loops, with "
+           "contractible multiply-adds">,
+  ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect"];
 }
 
