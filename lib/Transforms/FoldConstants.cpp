@@ -10,11 +10,13 @@
 
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/WeightBlobs.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlc::graph {
@@ -26,6 +28,10 @@ using namespace mlir;
 using namespace mlc::graph;
 
 namespace {
+
+/// Blobs at least this large are freed as soon as folding leaves them
+/// unreferenced (a look over the whole module each).
+constexpr size_t kReleaseBytes = 1 << 20;
 
 /// Bytes of a tensor's elements; 0 for element types graph ops do not use.
 int64_t sizeInBytes(Type type) {
@@ -160,10 +166,47 @@ struct GraphFoldConstants
       defs.insert(v.getDefiningOp());
     op->getResult(0).replaceAllUsesWith(constant.getResult());
     op->erase();
-    for (Operation *def : defs)
-      if (def->use_empty())
-        def->erase();
+    SmallVector<BlobEntry *> dropped;
+    for (Operation *def : defs) {
+      if (!def->use_empty())
+        continue;
+      if (BlobEntry *blob = largeBlob(def))
+        dropped.push_back(blob);
+      def->erase();
+    }
+    releaseUnused(dropped);
     return true;
+  }
+
+  /// The blob of a constant op's dense_resource value, if large enough to
+  /// matter for the compiler's peak memory.
+  static BlobEntry *largeBlob(Operation *constant) {
+    ElementsAttr attr;
+    if (!matchPattern(constant->getResult(0), m_Constant(&attr)))
+      return nullptr;
+    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+    BlobEntry *entry =
+        resource ? resource.getRawHandle().getResource() : nullptr;
+    return entry && entry->getBlob() &&
+                   entry->getBlob()->getData().size() >= kReleaseBytes
+               ? entry
+               : nullptr;
+  }
+
+  /// Frees the blobs of `dropped` that no op refers to any more, now rather
+  /// than in mlc-release-dead-weights after the pass: folded weights (a
+  /// transposed classifier, batch norms folded into filters) would
+  /// otherwise all coexist with their sources (VGG-11: 1081 MiB at the end
+  /// of this pass, 609 before).
+  void releaseUnused(ArrayRef<BlobEntry *> dropped) {
+    if (dropped.empty())
+      return;
+    llvm::DenseSet<BlobEntry *> used;
+    forEachWeightBlob(getOperation(),
+                      [&](BlobEntry *blob) { used.insert(blob); });
+    for (BlobEntry *blob : dropped)
+      if (!used.contains(blob))
+        releaseBlob(blob);
   }
 
   /// The result of `op` on `values` through the reference evaluator.

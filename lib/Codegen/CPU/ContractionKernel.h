@@ -142,6 +142,10 @@ private:
   /// a constant) and by a reduction dim: packable.
   bool canPack(const Access &a, bool isConstant) const;
   void pack(Access &a);
+  /// pack() of a [K, N] weight that the kernel alone reads, in its own
+  /// blob: false where that does not apply.
+  bool packInPlace(Access &a, ArrayRef<unsigned> order,
+                   RankedTensorType packedType);
   void packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
                     ArrayRef<unsigned> order, const Access &a,
                     ArrayRef<int64_t> shape,

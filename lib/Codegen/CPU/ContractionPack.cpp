@@ -9,6 +9,8 @@
 
 #include "ContractionKernel.h"
 
+#include "mlc/Dialect/Graph/WeightBlobs.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/AsmState.h"
@@ -115,6 +117,68 @@ void Emitter::packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
   }
 }
 
+/// Transposes in place the row-major `rows` x `cols` matrix of `width`-float
+/// elements at `data`, following each cycle of the permutation once: element
+/// (r, c) moves to (c, r). Slow next to a copy (random accesses) but needs
+/// no second copy of a weight of hundreds of MB.
+static void transposeInPlace(MutableArrayRef<float> data, int64_t rows,
+                             int64_t cols, int64_t width) {
+  int64_t n = rows * cols;
+  std::vector<bool> moved(n, false);
+  std::vector<float> carry(width), swap(width);
+  for (int64_t start = 1; start + 1 < n; ++start) {
+    if (moved[start])
+      continue;
+    std::copy_n(&data[start * width], width, carry.begin());
+    int64_t i = start;
+    do {
+      int64_t dest = (i % cols) * rows + i / cols;
+      float *slot = &data[dest * width];
+      std::copy_n(slot, width, swap.begin());
+      std::copy_n(carry.begin(), width, slot);
+      carry.swap(swap);
+      moved[dest] = true;
+      i = dest;
+    } while (i != start);
+  }
+}
+
+bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
+                          RankedTensorType packedType) {
+  // [K, N] packs to [N/nr, K, nr]: with N a multiple of nr, that is the
+  // transpose of the [K, N/nr] matrix of nr-float rows.
+  auto type = cast<RankedTensorType>(a.tensor.getType());
+  if (!opts.ownsWeight || type.getRank() != 2 || order.size() != 2 ||
+      order[1] != p.nDim || !a.packOuter.empty() ||
+      a.packReduction.size() != 1 || a.packReduction[0] != order[0] ||
+      type.getDimSize(1) % nr() != 0 || !a.tensor.hasOneUse())
+    return false;
+  arith::ConstantOp cst = groupConstant(group, a.tensor);
+  auto attr = cst ? dyn_cast<DenseResourceElementsAttr>(cst.getValue())
+                  : DenseResourceElementsAttr();
+  graph::BlobEntry *entry = attr ? attr.getRawHandle().getResource() : nullptr;
+  AsmResourceBlob *blob = entry ? entry->getBlob() : nullptr;
+  if (!blob || !blob->isMutable() ||
+      blob->getData().size() != type.getNumElements() * sizeof(float) ||
+      reinterpret_cast<uintptr_t>(blob->getData().data()) % alignof(float) ||
+      !opts.ownsWeight(cst))
+    return false;
+  MutableArrayRef<char> bytes = blob->getMutableData();
+  transposeInPlace(
+      MutableArrayRef<float>(reinterpret_cast<float *>(bytes.data()),
+                             type.getNumElements()),
+      type.getDimSize(0), type.getDimSize(1) / nr(), nr());
+  // The constant (now unread) keeps an empty blob; the packed one owns the
+  // bytes.
+  AsmResourceBlob taken = std::move(*blob);
+  graph::releaseBlob(entry);
+  a.tensor = arith::ConstantOp::create(
+      b, loc,
+      DenseResourceElementsAttr::get(packedType, "packed_weight",
+                                     std::move(taken)));
+  return true;
+}
+
 /// Packs a right-hand side indexed by plain loop dims (or by s * d + c
 /// when not a constant) into [outer..., N/nr, reduction..., nr],
 /// zero-padded along n.
@@ -145,6 +209,10 @@ void Emitter::pack(Access &a) {
     shape.push_back(p.bounds[d]);
   shape.push_back(nr());
   auto packedType = RankedTensorType::get(shape, b.getF32Type());
+  if (packInPlace(a, order, packedType)) {
+    a.packed = true;
+    return;
+  }
 
   std::vector<float> storage;
   if (std::optional<ArrayRef<float>> data =

@@ -13,6 +13,9 @@
 #define MLC_LIB_CODEGEN_CPU_KERNELSCHEDULES_H
 
 #include "mlc/Codegen/Common/KernelUtils.h"
+
+#include <functional>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -35,6 +38,10 @@ struct KernelOptions {
   bool vnni = false;
   /// Without vnni: the integer kernels on 16-bit pairs (vpmaddwd).
   bool int16Pairs = false;
+  /// Whether the lowering of the group being lowered may take the blob of
+  /// this weight constant and rewrite it in place (it is the weight's only
+  /// reader); unset: never.
+  std::function<bool(mlir::Operation *constant)> ownsWeight;
 };
 
 /// An all-parallel elementwise generic (identity result map, projected

@@ -161,6 +161,15 @@ public:
     }
   }
 
+  /// Whether the weight `constant` has one use left (a group's operand)
+  /// and no other op names its blob: that group's lowering may take it.
+  bool exclusive(Operation *constant) const {
+    std::optional<BlobEntry *> weight = weightOf(constant);
+    auto it = weight ? remaining.find(*weight) : remaining.end();
+    return it != remaining.end() && it->second.load() == 1 &&
+           constant->hasOneUse();
+  }
+
 private:
   static constexpr int kPinned = 1 << 30;
   /// The blob of a constant whose value is a dense_resource.
@@ -248,8 +257,12 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       return success();
     };
     std::optional<WeightUses> weightUses;
-    if (releaseWeights)
+    if (releaseWeights) {
       weightUses.emplace(getOperation());
+      kernelOpts.ownsWeight = [&](Operation *constant) {
+        return weightUses->exclusive(constant);
+      };
+    }
     auto lowerAndRelease = [&](mlc::graph::FusionGroupOp group) {
       if (failed(lower(group)))
         return failure();
