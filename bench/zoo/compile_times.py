@@ -18,6 +18,7 @@ Extra mlc-compile flags: --flags "...". The CPU is named from /proc/cpuinfo.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -76,7 +77,17 @@ def main():
         sys.exit("no .onnx models in %s (bench/zoo/make_models.py makes them)"
                  % args.models)
     flags = args.flags.split()
+    # Each model.so is checked, then overwritten by the next round's: the
+    # folder holds one per model and binary (3 GB for the zoo), removed at
+    # the end, also after an error.
     work = tempfile.mkdtemp(prefix="mlc-compile-times-")
+    try:
+        run_all(args, names, bins, flags, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run_all(args, names, bins, flags, work):
     results = {n: {"weights_mb": os.path.getsize(
         os.path.join(args.models, n + ".onnx")) / 1e6, "runs": {}}
         for n in names}
