@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -111,14 +112,21 @@ struct MergeKernels : mlc::impl::MergeKernelsBase<MergeKernels> {
     llvm::DenseMap<StringRef, SmallVector<func::CallOp, 1>> callsTo;
     module.walk(
         [&](func::CallOp call) { callsTo[call.getCallee()].push_back(call); });
+    SmallVector<std::pair<func::FuncOp, func::CallOp>> kernels;
     for (auto kernel : module.getOps<func::FuncOp>()) {
       auto calls = callsTo.find(kernel.getSymName());
       if (kernel.isPrivate() && !kernel.isExternal() &&
           kernel.getSymName().starts_with(prefix) && calls != callsTo.end() &&
           calls->second.size() == 1 &&
           calls->second.front()->getParentOfType<func::FuncOp>() == entryFn)
-        all.push_back(canonicalize(kernel, calls->second.front()));
+        kernels.push_back({kernel, calls->second.front()});
     }
+    // Each canonical form is a detached clone, printed: independent of the
+    // others, so on the context's threads (DenseNet-121: 245 kernels).
+    all.resize(kernels.size());
+    parallelFor(module.getContext(), 0, kernels.size(), [&](size_t i) {
+      all[i] = canonicalize(kernels[i].first, kernels[i].second);
+    });
     for (Canonical &c : all)
       classes[c.key].push_back(c);
 
