@@ -1,12 +1,13 @@
-//===- LinalgToLoops.cpp - the remaining linalg ops as loops
-//---------------===//
+//===- LinalgToLoops.cpp - the remaining linalg ops as loops --------------===//
 //
 // After bufferization a model has a few linalg ops that no kernel schedule
 // vectorized. Each becomes its scf.for loop nest here; MLIR's
 // convert-linalg-to-loops does the same through a greedy rewrite with
 // folding patterns over the whole function, which on a large entry
 // function cost more than the conversion (0.27 s on DenseNet-121's, for
-// three ops). The pipeline canonicalizes right after.
+// three ops). The pipeline canonicalizes right after. With
+// register-accumulators (CUDA), a reduction carries its outputs in scalars
+// across its reduction loops instead of storing them at every step.
 //
 //===----------------------------------------------------------------------===//
 
