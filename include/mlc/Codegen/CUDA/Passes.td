@@ -22,6 +22,15 @@ def FormGPUKernels : Pass<"mlc-form-gpu-kernels", "mlir::func::FuncOp"> {
     row sums, a convolution's padded input) would be recomputed by many
     threads; they become kernels of their own.
 
+    A kernel that ends with a reduction of two or more inputs (or with an
+    elementwise op applied to one, such as a convolution's ReLU) gives each
+    thread a block of T outputs instead (8, 6, 4, 3 or 2) along a parallel
+    dimension that the coalesced input (the one indexed by the output's last
+    dimension) does not use, while at least 65536 threads remain: each
+    element of that input a thread loads then serves T multiply-adds
+    (mlc-linalg-to-loops{register-accumulators} keeps the T sums in
+    registers). Producers with exactly the block's elements fuse as above.
+
     Large f32 matmuls (one M, one N and one K loop, static, M and N >= 16)
     are the exception: they are marked `mlc.gpu.block_tile = array<i64: bm,
     bn, bk, tm, tn>` and tiled into an scf.forall mapped to #gpu.block, one
