@@ -66,7 +66,7 @@ static std::string graphPipeline(const PipelineOptions &o) {
   // MLC-PIPELINE: constant folding
   // Weights that folding replaced (transposed, rescaled) are freed: the
   // graph pipeline runs on the only copy of the module.
-  p += "graph-fold-constants,mlc-release-dead-weights,";
+  p += "graph-fold-constants{release-weights},mlc-release-dead-weights,";
   // After folding: the filters (batch norm folded in) are constants.
   if (blocked)
     p += "graph-block-channels{block=" + block + "},";

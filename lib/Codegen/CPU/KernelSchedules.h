@@ -13,15 +13,14 @@
 #define MLC_LIB_CODEGEN_CPU_KERNELSCHEDULES_H
 
 #include "mlc/Codegen/Common/KernelUtils.h"
-
-#include <functional>
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+#include <functional>
 
 namespace mlc::codegen {
 

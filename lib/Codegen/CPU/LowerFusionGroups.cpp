@@ -161,13 +161,15 @@ public:
     }
   }
 
-  /// Whether the weight `constant` has one use left (a group's operand)
-  /// and no other op names its blob: that group's lowering may take it.
+  /// Whether the weight `constant` has one use (a group's operand) and no
+  /// other op names its blob: that group's lowering may take it. (A weight
+  /// whose other readers were lowered without it could be taken too, but
+  /// which group did would depend on the order the threads finish in.)
   bool exclusive(Operation *constant) const {
     std::optional<BlobEntry *> weight = weightOf(constant);
     auto it = weight ? remaining.find(*weight) : remaining.end();
-    return it != remaining.end() && it->second.load() == 1 &&
-           constant->hasOneUse();
+    return constant->hasOneUse() && it != remaining.end() &&
+           it->second.load() == 1;
   }
 
 private:

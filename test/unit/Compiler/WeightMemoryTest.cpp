@@ -69,8 +69,8 @@ struct Weights {
 
 } // namespace
 
-TEST_CASE("graph-fold-constants frees a large weight as soon as folding "
-          "leaves it unreferenced",
+TEST_CASE("graph-fold-constants{release-weights} frees a large weight as "
+          "soon as folding leaves it unreferenced",
           "[weights]") {
   // Three 2 MiB weights: w_once is transposed (a Gemm's transB), w_add is
   // added to w_kept, which is also an output. Both folds leave their
@@ -86,38 +86,41 @@ func.func @f() -> (tensor<1024x512xf32>, tensor<512x1024xf32>, tensor<512x1024xf
 }
 )mlir";
   constexpr size_t kBytes = 512 * 1024 * sizeof(float);
-  Weights w(text, {"w_once", "w_add", "w_kept"}, kBytes / 4,
-            [](size_t i) { return float(i % 977); }); // not a splat
-  auto bytes = [&](StringRef name) { return w.bytes(name); };
-  MLIRContext &ctx = w.ctx;
-  ModuleOp module = *w.module;
-  PassManager pm(&ctx);
-  pm.addPass(graph::createGraphFoldConstants());
-  REQUIRE(succeeded(pm.run(module)));
-  // Both ops folded; the weights only they read are freed by the pass
-  // itself, the one the output still reads is not.
-  size_t left = 0;
-  module.walk([&](Operation *op) {
-    left += isa<graph::TransposeOp, graph::AddOp>(op);
-  });
-  CHECK(left == 0);
-  CHECK(bytes("w_once") == 0);
-  CHECK(bytes("w_add") == 0);
-  CHECK(bytes("w_kept") == kBytes);
-  // The folded transpose holds the transposed values: element [j][i] is
-  // the source's [i][j] = i * 1024 + j.
-  size_t checked = 0;
-  module.walk([&](graph::ConstantOp op) {
-    auto attr = dyn_cast<DenseResourceElementsAttr>(op.getValue());
-    if (!attr || cast<ShapedType>(attr.getType()).getDimSize(0) != 1024)
-      return;
-    auto data = attr.getRawHandle().getBlob()->getData();
-    REQUIRE(data.size() == kBytes);
-    const auto *f = reinterpret_cast<const float *>(data.data());
-    CHECK(f[3 * 512 + 7] == float((7 * 1024 + 3) % 977));
-    ++checked;
-  });
-  CHECK(checked == 1);
+  for (bool release : {false, true}) {
+    Weights w(text, {"w_once", "w_add", "w_kept"}, kBytes / 4,
+              [](size_t i) { return float(i % 977); }); // not a splat
+    ModuleOp module = *w.module;
+    PassManager pm(&w.ctx);
+    graph::GraphFoldConstantsOptions options;
+    options.releaseWeights = release;
+    pm.addPass(graph::createGraphFoldConstants(options));
+    REQUIRE(succeeded(pm.run(module)));
+    // Both ops folded; with release-weights the weights only they read are
+    // freed by the pass itself, never the one the output still reads.
+    size_t left = 0;
+    module.walk([&](Operation *op) {
+      left += isa<graph::TransposeOp, graph::AddOp>(op);
+    });
+    CHECK(left == 0);
+    size_t freed = release ? 0 : kBytes;
+    CHECK(w.bytes("w_once") == freed);
+    CHECK(w.bytes("w_add") == freed);
+    CHECK(w.bytes("w_kept") == kBytes);
+    // The folded transpose holds the transposed values: element [j][i] is
+    // the source's [i][j] = i * 1024 + j.
+    size_t checked = 0;
+    module.walk([&](graph::ConstantOp op) {
+      auto attr = dyn_cast<DenseResourceElementsAttr>(op.getValue());
+      if (!attr || cast<ShapedType>(attr.getType()).getDimSize(0) != 1024)
+        return;
+      auto data = attr.getRawHandle().getBlob()->getData();
+      REQUIRE(data.size() == kBytes);
+      const auto *f = reinterpret_cast<const float *>(data.data());
+      CHECK(f[3 * 512 + 7] == float((7 * 1024 + 3) % 977));
+      ++checked;
+    });
+    CHECK(checked == 1);
+  }
 }
 
 TEST_CASE("the CPU lowering packs a weight only its kernel reads in place",
