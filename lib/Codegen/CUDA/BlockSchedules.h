@@ -38,6 +38,9 @@ struct BlockTile {
   int64_t threads() const { return (bm / tm) * (bn / tn); }
 };
 
+/// Whether an m x n output is large enough for block tiles.
+bool fillsBlockTile(int64_t m, int64_t n);
+
 /// The block tile for `op` if it is a float multiply-add contraction with
 /// one M, one N and one K loop (matmul, batched and transposed forms), of
 /// static shape and large enough to fill a tile; nullopt otherwise.

@@ -129,6 +129,54 @@ kernelBlock(linalg::LinalgOp op, mlc::graph::FusionGroupOp group) {
   return found;
 }
 
+/// A matmul whose rows span several loops ([B, M, K] x [K, N]: a
+/// transformer's linear layers) has its row loops collapsed into one, so
+/// that chooseBlockTile takes it; reshapes of the operands and result
+/// (views of contiguous buffers after bufferization) carry the change.
+/// Only where the row loops are adjacent and stay contiguous in every
+/// operand, and the collapsed matmul is large enough for a block tile.
+LogicalResult collapseRowLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
+    return success();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() < 2 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return success();
+  ReassociationIndices rows(dims->m.begin(), dims->m.end());
+  llvm::sort(rows);
+  for (size_t i = 1; i < rows.size(); ++i)
+    if (rows[i] != rows[i - 1] + 1)
+      return success();
+  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {rows}))
+    return success();
+  // As chooseBlockTile: f32 throughout.
+  for (OpOperand &operand : op->getOpOperands())
+    if (!getElementTypeOrSelf(operand.get().getType()).isF32())
+      return success();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t m = 1;
+  for (unsigned d : rows)
+    m = ShapedType::isDynamic(ranges[d]) ? ShapedType::kDynamic : m * ranges[d];
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(ranges[dims->n[0]]) ||
+      !mlc::gpu::fillsBlockTile(m, ranges[dims->n[0]]))
+    return success();
+  rewriter.setInsertionPoint(op);
+  if (!isa<linalg::GenericOp>(op.getOperation())) {
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return success();
+    op = *generic;
+  }
+  FailureOr<linalg::CollapseResult> collapsed =
+      linalg::collapseOpIterationDims(op, {rows}, rewriter);
+  if (failed(collapsed))
+    return op.emitError("internal error: cannot collapse the row loops");
+  rewriter.replaceOp(op, collapsed->results);
+  return success();
+}
+
 /// Tiles `op` into one forall iteration per element of its parallel loops
 /// (its reductions stay whole inside the iteration), or per block of
 /// kernelBlock's elements, and fuses producers that the
@@ -243,10 +291,25 @@ struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
 
     FrozenRewritePatternSet frozen =
         mlc::codegen::singleUseElementwiseFusion(ctx);
+    RewritePatternSet reshapePatterns(ctx);
+    linalg::FillOp::getCanonicalizationPatterns(reshapePatterns, ctx);
+    tensor::EmptyOp::getCanonicalizationPatterns(reshapePatterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(reshapePatterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(reshapePatterns, ctx);
+    FrozenRewritePatternSet reshapeFolding(std::move(reshapePatterns));
 
     IRRewriter rewriter(ctx);
     for (mlc::graph::FusionGroupOp group : groups) {
       if (failed(applyPatternsGreedily(group, frozen)))
+        return signalPassFailure();
+      SmallVector<linalg::LinalgOp> contractions;
+      group.walk([&](linalg::LinalgOp op) { contractions.push_back(op); });
+      for (linalg::LinalgOp op : contractions)
+        if (failed(collapseRowLoops(rewriter, op)))
+          return signalPassFailure();
+      // Reshaped fills and empty tensors become fills of the new shape,
+      // which fuse into the tiles again.
+      if (failed(applyPatternsGreedily(group, reshapeFolding)))
         return signalPassFailure();
       // Large float matmuls run block-tiled through shared memory.
       group.walk([](linalg::LinalgOp op) {

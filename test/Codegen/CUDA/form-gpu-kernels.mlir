@@ -80,14 +80,15 @@ func.func @sum_all(%x: tensor<4x8xf32>) -> tensor<f32> {
 // -----
 
 // A matmul of at least 16 x 16 outputs is block-tiled: an scf.forall over
-// 64 x 64 output tiles mapped to GPU blocks, its zero fill fused into the
-// tile, the contraction marked with its schedule (64 x 64 x 8 tiles, 4 x 4
-// outputs per thread). The epilogue is a one-thread-per-element kernel of
-// its own: a block's threads do not own single output elements.
+// output tiles mapped to GPU blocks, its zero fill fused into the tile, the
+// contraction marked with its schedule. This one would have only 12 tiles
+// of 64 x 64, so it takes 32 x 32 x 8 tiles, 2 x 2 outputs per thread. The
+// epilogue is a one-thread-per-element kernel of its own: a block's threads
+// do not own single output elements.
 // CHECK-LABEL: func.func @tiled_matmul_bias_relu
-// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (200, 150) step (64, 64) shared_outs({{.*}}) -> (tensor<200x150xf32>)
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (200, 150) step (32, 32) shared_outs({{.*}}) -> (tensor<200x150xf32>)
 // CHECK: linalg.fill {{.*}} -> tensor<?x?xf32>
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}ins({{.*}} : tensor<?x300xf32>, tensor<300x?xf32>){{.*}}mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}}ins({{.*}} : tensor<?x300xf32>, tensor<300x?xf32>){{.*}}mlc.gpu.block_tile = array<i64: 32, 32, 8, 2, 2>
 // CHECK: mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (200, 150)
 // CHECK: arith.addf
@@ -206,18 +207,47 @@ func.func @conv_relu_block(%x: tensor<8x4x66x66xf32>, %w: tensor<16x4x3x3xf32>, 
 
 // -----
 
-// A matmul that is not block-tiled (its left operand has a batch dimension
-// that its right one lacks): neighbouring threads take neighbouring
-// columns, whose loads of the right operand are coalesced, so the block of
-// 8 is along the rows (the left operand's loads are the warp's broadcasts)
-// and each loaded right element serves 8 rows; never along the columns.
-// CHECK-LABEL: func.func @matmul_rows_block
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (8, 128, 1024) step (1, 8, 1)
-func.func @matmul_rows_block(%x: tensor<8x128x256xf32>, %w: tensor<256x1024xf32>) -> tensor<8x128x1024xf32> {
+// A matmul whose rows span two loops ([B, M, K] x [K, N], a transformer's
+// linear layer) has them collapsed into one (reshapes of contiguous
+// buffers), so that it runs block-tiled like a 2-D matmul (256 tiles of
+// 64 x 64); its fill goes into the tiles.
+// CHECK-LABEL: func.func @matmul_collapsed_rows
+// CHECK-DAG: %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<8x128x256xf32> into tensor<1024x256xf32>
+// CHECK-DAG: %[[E:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<8x128x1024xf32> into tensor<1024x1024xf32>
+// CHECK: %[[T:.*]] = scf.forall ({{.*}}) = (0, 0) to (1024, 1024) step (64, 64) shared_outs(%{{.*}} = %[[E]])
+// CHECK: tensor.extract_slice %[[X]]
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}}mlc.gpu.block_tile = array<i64: 64, 64, 8, 4, 4>
+// CHECK: mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]
+// CHECK: %[[Y:.*]] = tensor.expand_shape %[[T]] {{\[\[}}0, 1], [2]] output_shape [8, 128, 1024]
+// CHECK: return %[[Y]]
+func.func @matmul_collapsed_rows(%x: tensor<8x128x256xf32>, %w: tensor<256x1024xf32>) -> tensor<8x128x1024xf32> {
   %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<8x128x256xf32>, tensor<256x1024xf32>) -> tensor<8x128x1024xf32> {
   ^bb0(%a: tensor<8x128x256xf32>, %b: tensor<256x1024xf32>):
     %1 = graph.matmul %a, %b : (tensor<8x128x256xf32>, tensor<256x1024xf32>) -> tensor<8x128x1024xf32>
     graph.yield %1 : tensor<8x128x1024xf32>
   }
   return %0 : tensor<8x128x1024xf32>
+}
+
+// -----
+
+// A matmul too narrow for a block tile (15 columns) is not collapsed: it
+// stays a reduction per thread with its two row loops. Neighbouring threads
+// take neighbouring columns, whose loads of the right operand are
+// coalesced, so the thread's block is along the rows (the left operand's
+// loads are the warp's broadcasts) and each loaded right element serves
+// several rows; never along the columns. 2 rows per thread: the most that
+// leaves 65536 threads of its 245760 outputs.
+// CHECK-LABEL: func.func @matmul_rows_block
+// CHECK-NOT: collapse_shape
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (16, 1024, 15) step (1, 2, 1)
+// CHECK-NOT: block_tile
+func.func @matmul_rows_block(%x: tensor<16x1024x64xf32>, %w: tensor<64x15xf32>) -> tensor<16x1024x15xf32> {
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<16x1024x64xf32>, tensor<64x15xf32>) -> tensor<16x1024x15xf32> {
+  ^bb0(%a: tensor<16x1024x64xf32>, %b: tensor<64x15xf32>):
+    %1 = graph.matmul %a, %b : (tensor<16x1024x64xf32>, tensor<64x15xf32>) -> tensor<16x1024x15xf32>
+    graph.yield %1 : tensor<16x1024x15xf32>
+  }
+  return %0 : tensor<16x1024x15xf32>
 }

@@ -31,8 +31,10 @@ def FormGPUKernels : Pass<"mlc-form-gpu-kernels", "mlir::func::FuncOp"> {
     (mlc-linalg-to-loops{register-accumulators} keeps the T sums in
     registers). Producers with exactly the block's elements fuse as above.
 
-    Large f32 matmuls (one M, one N and one K loop, static, M and N >= 16)
-    are the exception: they are marked `mlc.gpu.block_tile = array<i64: bm,
+    Large f32 matmuls (one M, one N and one K loop, static, M and N >= 16;
+    several adjacent M loops that are contiguous in every operand, such as
+    [B, M, K] x [K, N], are first collapsed into one with reshapes) are the
+    exception: they are marked `mlc.gpu.block_tile = array<i64: bm,
     bn, bk, tm, tn>` and tiled into an scf.forall mapped to #gpu.block, one
     iteration per bm x bn output tile, which mlc-map-kernels-to-gpu turns
     into a shared-memory tiled block kernel. Only the producer of their init
