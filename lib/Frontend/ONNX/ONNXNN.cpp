@@ -163,6 +163,22 @@ LogicalResult convertEinsum(N &n) {
                  iota(order.size() - outTerm.size(), outTerm.size()), false));
 }
 
+/// Bounds on window attributes, so that shape arithmetic on them cannot
+/// overflow: dims are at most 2^40 (a tensor's elements are), so
+/// stride * dim + (kernel - 1) * dilation + pads stays below 2^62.
+constexpr int64_t kMaxWindow = int64_t(1) << 20;
+constexpr int64_t kMaxPad = int64_t(1) << 40;
+
+/// Fails with an error naming `what` unless every value of `v` has a
+/// magnitude of at most kMaxPad.
+LogicalResult checkPads(N &n, StringRef what, ArrayRef<int64_t> v) {
+  for (int64_t x : v)
+    if (x > kMaxPad || x < -kMaxPad)
+      return n.error() << what << " value " << x
+                       << " is out of range (at most 2^40 in magnitude)";
+  return success();
+}
+
 /// Explicit begin/end pads for one spatial axis under ONNX auto_pad.
 struct AxisPads {
   int64_t begin, end;
@@ -179,6 +195,8 @@ FailureOr<SmallVector<AxisPads>> spatialPads(N &n, ArrayRef<int64_t> in,
     return n.error() << "pads has " << pads.size() << " entries, expected "
                      << 2 * d,
            failure();
+  if (failed(checkPads(n, "pads", pads)))
+    return failure();
   SmallVector<AxisPads> out;
   for (size_t i = 0; i < d; ++i) {
     if (autoPad == "NOTSET") {
@@ -221,6 +239,12 @@ FailureOr<WindowAttrs> windowAttrs(N &n, size_t d,
     if (k[i] <= 0 || s[i] <= 0 || dl[i] <= 0)
       return n.error() << "kernel_shape, strides and dilations must be "
                           "positive",
+             failure();
+  for (size_t i = 0; i < d; ++i)
+    if (k[i] > kMaxWindow || s[i] > kMaxWindow || dl[i] > kMaxWindow)
+      return n.error() << "kernel_shape, strides and dilations must be at "
+                          "most 2^20, got "
+                       << std::max({k[i], s[i], dl[i]}),
              failure();
   w.kernel = k;
   w.strides = s;
@@ -301,6 +325,9 @@ LogicalResult convertConvTranspose(N &n) {
   MLC_TRY(pads, n.getInts("pads", SmallVector<int64_t>(2 * d, 0)));
   if (outPad.size() != d || pads.size() != 2 * d)
     return n.error() << "output_padding/pads have the wrong length", failure();
+  if (failed(checkPads(n, "pads", pads)) ||
+      failed(checkPads(n, "output_padding", outPad)))
+    return failure();
   ArrayRef<int64_t> in = N::shapeOf(x).drop_front(2);
   SmallVector<int64_t> keff(d);
   for (size_t i = 0; i < d; ++i)
@@ -314,6 +341,8 @@ LogicalResult convertConvTranspose(N &n) {
     if (os.size() != d)
       return n.error() << "output_shape must have " << d << " entries",
              failure();
+    if (failed(checkPads(n, "output_shape", os)))
+      return failure();
     outShape = os;
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     outShape = SmallVector<int64_t>();

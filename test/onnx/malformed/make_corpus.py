@@ -201,6 +201,24 @@ def string_input():
                  [helper.make_tensor_value_info("y", TensorProto.STRING, [2])])
 
 
+def conv_transpose_huge_strides():
+    """Strides of 2^62: the output size would overflow int64."""
+    w = numpy_helper.from_array(np.ones((3, 2, 2, 2), np.float32), "W")
+    node = helper.make_node("ConvTranspose", ["x", "W"], ["y"], name="up0",
+                            strides=[1 << 62, 2])
+    return model([node], [f32("x", [1, 3, 4, 4])], [f32("y", [1, 2, 8, 8])],
+                 [w])
+
+
+def conv_huge_pads():
+    """Pads of 2^62 on a convolution."""
+    w = numpy_helper.from_array(np.ones((2, 3, 3, 3), np.float32), "W")
+    node = helper.make_node("Conv", ["x", "W"], ["y"], name="conv0",
+                            pads=[1 << 62, 0, 1 << 62, 0])
+    return model([node], [f32("x", [1, 3, 4, 4])], [f32("y", [1, 2, 2, 2])],
+                 [w])
+
+
 CASES = {
     "empty": empty,
     "truncated": truncated,
@@ -225,6 +243,8 @@ CASES = {
     "output_unproduced": output_unproduced,
     "duplicate_names": duplicate_names,
     "string_input": string_input,
+    "conv_transpose_huge_strides": conv_transpose_huge_strides,
+    "conv_huge_pads": conv_huge_pads,
 }
 
 # Data files the external-data cases refer to (next to the model).
