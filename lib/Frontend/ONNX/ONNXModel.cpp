@@ -195,30 +195,44 @@ bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
         c = c != 0;
     return true;
   }
+  // The typed field must hold exactly the elements the dims need; checked
+  // before reserving, since the dims alone may ask for up to 2^40.
+  int64_t have;
+  switch (out.dataType) {
+  case Float:
+    have = t.float_data_size();
+    break;
+  case Double:
+    have = t.double_data_size();
+    break;
+  case Int64:
+    have = t.int64_data_size();
+    break;
+  case UInt32:
+  case UInt64:
+    have = t.uint64_data_size();
+    break;
+  default:
+    have = t.int32_data_size();
+  }
+  if (have != n)
+    return countError(have);
   out.data.reserve(size_t(bytes));
   switch (out.dataType) {
   case Float:
-    if (t.float_data_size() != n)
-      return countError(t.float_data_size());
     for (float v : t.float_data())
       appendLE(out.data, v);
     return true;
   case Double:
-    if (t.double_data_size() != n)
-      return countError(t.double_data_size());
     for (double v : t.double_data())
       appendLE(out.data, v);
     return true;
   case Int64:
-    if (t.int64_data_size() != n)
-      return countError(t.int64_data_size());
     for (int64_t v : t.int64_data())
       appendLE(out.data, v);
     return true;
   case UInt32:
   case UInt64:
-    if (t.uint64_data_size() != n)
-      return countError(t.uint64_data_size());
     for (uint64_t v : t.uint64_data()) {
       if (out.dataType == UInt32)
         appendLE(out.data, uint32_t(v));
@@ -228,8 +242,6 @@ bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
     return true;
   default:
     // int32_data carries every type of 32 bits or fewer.
-    if (t.int32_data_size() != n)
-      return countError(t.int32_data_size());
     for (int32_t v : t.int32_data()) {
       switch (elemSize) {
       case 1:

@@ -97,6 +97,10 @@ LogicalResult convertEinsum(N &n) {
     return n.error() << "equation '" << eq << "' has " << terms.size()
                      << " operands but the node has " << n.numInputs(),
            failure();
+  // Every operand is required (an omitted one is an empty name).
+  for (unsigned i = 0; i < n.numInputs(); ++i)
+    if (!n.input(i))
+      return n.error() << "missing input #" << i, failure();
   std::string outTerm;
   if (arrow != std::string::npos) {
     outTerm = e.substr(arrow + 2);

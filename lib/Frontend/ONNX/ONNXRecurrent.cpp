@@ -47,6 +47,11 @@ LogicalResult checkDefaultActivations(N &n, RecurrentKind kind, int64_t dirs) {
 
 LogicalResult convertRecurrent(N &n, RecurrentKind kind) {
   MLC_TRY(hidden, n.getInt("hidden_size"));
+  // A dim of W is gates * hidden_size: bounded like every dim (2^40), so
+  // that product cannot overflow.
+  if (hidden <= 0 || hidden > (int64_t(1) << 40))
+    return n.error() << "hidden_size must be in [1, 2^40], got " << hidden,
+           failure();
   MLC_TRY(direction, n.getString("direction", std::string("forward")));
   MLC_TRY(layout, n.getInt("layout", 0));
   MLC_TRY(lbr, n.getInt("linear_before_reset", 0));

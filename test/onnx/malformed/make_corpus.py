@@ -219,6 +219,35 @@ def conv_huge_pads():
                  [w])
 
 
+def constant_huge_dims():
+    """A Constant whose dims claim 2^40 elements and whose float_data holds
+    3: found by scripts/fuzz-onnx.py (the importer reserved 4 TB first)."""
+    t = onnx.TensorProto(name="c", data_type=TensorProto.FLOAT,
+                         dims=[1 << 40], float_data=[1.0, 2.0, 3.0])
+    nodes = [helper.make_node("Constant", [], ["c"], name="const0", value=t),
+             helper.make_node("Add", ["x", "c"], ["y"], name="add0")]
+    return model(nodes, [f32("x", [3])], [f32("y", [3])])
+
+
+def einsum_missing_input():
+    """An Einsum whose second operand is omitted (an empty name): found by
+    scripts/fuzz-onnx.py (a null operand reached the converter)."""
+    node = helper.make_node("Einsum", ["x", ""], ["y"], name="ein0",
+                            equation="i,i")
+    return model([node], [f32("x", [5])], [f32("y", [])], opset=12)
+
+
+def lstm_huge_hidden():
+    """An LSTM with hidden_size 2^62: found by scripts/fuzz-onnx.py under
+    UBSan (4 gates * hidden_size overflowed)."""
+    node = helper.make_node("LSTM", ["x", "W", "R"], ["y"], name="lstm0",
+                            hidden_size=1 << 62)
+    w = numpy_helper.from_array(np.ones((1, 12, 2), np.float32), "W")
+    r = numpy_helper.from_array(np.ones((1, 12, 3), np.float32), "R")
+    return model([node], [f32("x", [4, 1, 2])], [f32("y", [4, 1, 1, 3])],
+                 [w, r])
+
+
 CASES = {
     "empty": empty,
     "truncated": truncated,
@@ -245,6 +274,9 @@ CASES = {
     "string_input": string_input,
     "conv_transpose_huge_strides": conv_transpose_huge_strides,
     "conv_huge_pads": conv_huge_pads,
+    "constant_huge_dims": constant_huge_dims,
+    "einsum_missing_input": einsum_missing_input,
+    "lstm_huge_hidden": lstm_huge_hidden,
 }
 
 # Data files the external-data cases refer to (next to the model).
