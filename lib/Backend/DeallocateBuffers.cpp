@@ -28,7 +28,7 @@ namespace {
 
 /// Whether every use of `alloc`, through views, is inside its block and
 /// none passes the buffer on (a terminator, a call, an op that returns a
-/// memref other than a view of it).
+/// memref or tensor other than a view of it).
 bool isBlockLocal(memref::AllocOp alloc) {
   Block *block = alloc->getBlock();
   SmallVector<Value> worklist = {alloc.getResult()};
@@ -45,7 +45,10 @@ bool isBlockLocal(memref::AllocOp alloc) {
         worklist.push_back(view->getResult(0));
         continue;
       }
-      if (llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      // A memref or tensor made from it (other than a view) may carry
+      // the buffer on: not provably local.
+      if (llvm::any_of(user->getResultTypes(),
+                       llvm::IsaPred<BaseMemRefType, TensorType>))
         return false;
     }
   }
