@@ -35,10 +35,9 @@ bool isBlockLocal(memref::AllocOp alloc) {
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
     for (Operation *user : v.getUsers()) {
+      // (A dealloc sends the module to MLIR's pipeline anyway.)
       if (!block->findAncestorOpInBlock(*user) ||
-          user->hasTrait<OpTrait::IsTerminator>() ||
-          isa<CallOpInterface>(user) ||
-          isa<memref::DeallocOp, bufferization::DeallocOp>(user))
+          user->hasTrait<OpTrait::IsTerminator>() || isa<CallOpInterface>(user))
         return false;
       if (auto view = dyn_cast<ViewLikeOpInterface>(user);
           view && view.getViewSource() == v) {

@@ -38,6 +38,10 @@ struct BlockTile {
   int64_t threads() const { return (bm / tm) * (bn / tn); }
 };
 
+/// Whether every operand of `op` is f32 (or a tensor/memref of f32), as
+/// block tiles need.
+bool isF32Throughout(mlir::linalg::LinalgOp op);
+
 /// Whether an m x n output is large enough for block tiles.
 bool fillsBlockTile(int64_t m, int64_t n);
 

@@ -22,6 +22,14 @@ using namespace mlir;
 
 namespace mlc::gpu {
 
+bool isF32Throughout(linalg::LinalgOp op) {
+  // Zero padding is the identity of an f32 multiply-add, and the tiles
+  // have no mixed precision.
+  return llvm::all_of(op->getOpOperands(), [](OpOperand &operand) {
+    return getElementTypeOrSelf(operand.get().getType()).isF32();
+  });
+}
+
 bool fillsBlockTile(int64_t m, int64_t n) {
   // Below 16 rows or columns most of a tile would idle: a thread per
   // output element (one dot product each) does better.
@@ -37,11 +45,8 @@ std::optional<BlockTile> chooseBlockTile(linalg::LinalgOp op) {
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1)
     return std::nullopt;
-  // f32 throughout: zero padding is the identity of its multiply-add
-  // (isaContractionOpInterface checked the body), and no mixed precision.
-  for (OpOperand &operand : op->getOpOperands())
-    if (!getElementTypeOrSelf(operand.get().getType()).isF32())
-      return std::nullopt;
+  if (!isF32Throughout(op))
+    return std::nullopt;
   if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return std::nullopt;

@@ -150,16 +150,14 @@ LogicalResult collapseRowLoops(RewriterBase &rewriter, linalg::LinalgOp op) {
       return success();
   if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {rows}))
     return success();
-  // As chooseBlockTile: f32 throughout.
-  for (OpOperand &operand : op->getOpOperands())
-    if (!getElementTypeOrSelf(operand.get().getType()).isF32())
-      return success();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (!mlc::gpu::isF32Throughout(op) ||
+      llvm::any_of(ranges, ShapedType::isDynamic))
+    return success();
   int64_t m = 1;
   for (unsigned d : rows)
-    m = ShapedType::isDynamic(ranges[d]) ? ShapedType::kDynamic : m * ranges[d];
-  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(ranges[dims->n[0]]) ||
-      !mlc::gpu::fillsBlockTile(m, ranges[dims->n[0]]))
+    m *= ranges[d];
+  if (!mlc::gpu::fillsBlockTile(m, ranges[dims->n[0]]))
     return success();
   rewriter.setInsertionPoint(op);
   if (!isa<linalg::GenericOp>(op.getOperation())) {
@@ -302,9 +300,9 @@ struct FormGPUKernels : mlc::impl::FormGPUKernelsBase<FormGPUKernels> {
     for (mlc::graph::FusionGroupOp group : groups) {
       if (failed(applyPatternsGreedily(group, frozen)))
         return signalPassFailure();
-      SmallVector<linalg::LinalgOp> contractions;
-      group.walk([&](linalg::LinalgOp op) { contractions.push_back(op); });
-      for (linalg::LinalgOp op : contractions)
+      SmallVector<linalg::LinalgOp> ops;
+      group.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+      for (linalg::LinalgOp op : ops)
         if (failed(collapseRowLoops(rewriter, op)))
           return signalPassFailure();
       // Reshaped fills and empty tensors become fills of the new shape,
