@@ -78,6 +78,32 @@ std::optional<HostTensor> constantTensor(Value v) {
   return t;
 }
 
+/// Whether `v` is a constant of `elementType` (f32 or i8) that decodes,
+/// checked without decoding it: filters are hundreds of MB.
+bool isConstantOf(Value v, Type elementType) {
+  ElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      attr.getElementType() != elementType)
+    return false;
+  return isa<DenseElementsAttr>(attr) ||
+         storedElements(attr, elementType.getIntOrFloatBitWidth() / 8);
+}
+
+bool isFloatConstant(Value v) {
+  return v && isConstantOf(v, Float32Type::get(v.getContext()));
+}
+
+/// A constant f32 tensor's values: where it stores them all, read in place;
+/// else decoded into `copy`. The caller knows `v` is such a constant.
+ArrayRef<float> floatValues(Value v, std::optional<HostTensor> &copy) {
+  ElementsAttr attr;
+  if (matchPattern(v, m_Constant(&attr)) && attr.getElementType().isF32())
+    if (std::optional<ArrayRef<float>> values = storedValues<float>(attr))
+      return *values;
+  copy = constantTensor(v);
+  return copy->values<float>();
+}
+
 /// Whether `v` is a constant of only zeros.
 bool isZeroConstant(Value v) {
   std::optional<HostTensor> t = anyConstantTensor(v);
@@ -159,7 +185,7 @@ private:
           !isConv && llvm::any_of(op->getOperands(), [&](Value v) {
             auto t = cast<RankedTensorType>(v.getType());
             return !(v.getDefiningOp() && all.contains(v.getDefiningOp())) &&
-                   !constantTensor(v) && t.getRank() == 4 &&
+                   !isFloatConstant(v) && t.getRank() == 4 &&
                    t.getDimSize(1) == c;
           });
       if (readByRegion || !(cheapConv || readsNchw))
@@ -172,8 +198,8 @@ private:
   bool isBlockableConv(Conv2DOp conv) const {
     auto in = conv.getInput().getType(), out = conv.getType();
     if (!in.getElementType().isF32() || out.getDimSize(1) < kMinChannels ||
-        !constantTensor(conv.getFilter()) ||
-        (conv.getBias() && !constantTensor(conv.getBias())))
+        !isFloatConstant(conv.getFilter()) ||
+        (conv.getBias() && !isFloatConstant(conv.getBias())))
       return false;
     return conv.getGroups() == 1 || isDepthwise(conv) || blockGroups(conv) != 0;
   }
@@ -188,8 +214,8 @@ private:
             blockGroups(conv) != 0) &&
            in.getDimSize(1) >= kMinChannels &&
            out.getDimSize(1) >= kMinChannels &&
-           conv.getFilter().getType().getElementType().isSignlessInteger(8) &&
-           anyConstantTensor(conv.getFilter()) &&
+           isConstantOf(conv.getFilter(),
+                        IntegerType::get(conv.getContext(), 8)) &&
            isZeroConstant(conv.getFilterZeroPoint()) &&
            conv.getInputZeroPoint().getType().getNumElements() == 1;
   }
@@ -240,7 +266,7 @@ private:
       return inRegion(bn.getInput()) &&
              llvm::all_of(op->getOperands().drop_front(), [](Value v) {
                return cast<RankedTensorType>(v.getType()).getRank() == 1 &&
-                      constantTensor(v);
+                      isFloatConstant(v);
              });
     if (auto concat = dyn_cast<ConcatOp>(op))
       // Padding inside the result would shift the later inputs.
@@ -353,39 +379,48 @@ private:
   }
 
   Value blockedFilter(OpBuilder &b, Conv2DOp conv, bool depthwise, bool plain) {
-    HostTensor w = *constantTensor(conv.getFilter());
-    ArrayRef<int64_t> ws = w.getShape();
+    // The filters are most of a model's bytes: read in place, written once
+    // into the tensor whose storage the new constant's blob takes over.
+    std::optional<HostTensor> copy;
+    ArrayRef<float> src = floatValues(conv.getFilter(), copy);
+    auto ws = cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t o = ws[0], ci = ws[1], kh = ws[2], kw = ws[3], ob = blocks(o);
     int64_t taps = kh * kw;
-    ArrayRef<float> src = w.values<float>();
     Location loc = conv.getLoc();
+    auto filter = [&](ArrayRef<int64_t> shape, auto &&fill) {
+      HostTensor dst(ElementKind::F32, shape);
+      fill(dst.values<float>());
+      return ConstantOp::create(
+          b, loc,
+          toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));
+    };
     if (int64_t groups = blockGroups(conv)) {
       int64_t cg = groupBlocks(conv, groups);
-      SmallVector<float> dst(ob * cg * taps * block * block, 0.0f);
-      blockGroupedFilter<float>(src, dst, o, ci, taps, conv.getGroups(), cg);
-      return constant(b, loc, {ob, cg, kh, kw, block, block}, dst,
-                      "nchwc_filter");
+      return filter({ob, cg, kh, kw, block, block},
+                    [&](MutableArrayRef<float> dst) {
+                      blockGroupedFilter<float>(src, dst, o, ci, taps,
+                                                conv.getGroups(), cg);
+                    });
     }
-    if (depthwise) {
-      SmallVector<float> dst(ob * taps * block, 0.0f);
-      blockDepthwiseFilter<float>(src, dst, o, taps);
-      return constant(b, loc, {ob, kh, kw, block}, dst, "nchwc_filter");
-    }
+    if (depthwise)
+      return filter({ob, kh, kw, block}, [&](MutableArrayRef<float> dst) {
+        blockDepthwiseFilter<float>(src, dst, o, taps);
+      });
     if (plain) {
       // [O, C, KH, KW] -> [O / B, C, KH, KW, B].
-      SmallVector<float> dst(ob * ci * taps * block, 0.0f);
-      for (int64_t k = 0; k < o; ++k)
-        for (int64_t c = 0; c < ci; ++c)
-          for (int64_t t = 0; t < taps; ++t)
-            dst[(((k / block) * ci + c) * taps + t) * block + k % block] =
-                src[(k * ci + c) * taps + t];
-      return constant(b, loc, {ob, ci, kh, kw, block}, dst, "nchwc_filter");
+      return filter({ob, ci, kh, kw, block}, [&](MutableArrayRef<float> dst) {
+        for (int64_t k = 0; k < o; ++k)
+          for (int64_t c = 0; c < ci; ++c)
+            for (int64_t t = 0; t < taps; ++t)
+              dst[(((k / block) * ci + c) * taps + t) * block + k % block] =
+                  src[(k * ci + c) * taps + t];
+      });
     }
     int64_t cb = blocks(ci);
-    SmallVector<float> dst(ob * cb * taps * block * block, 0.0f);
-    blockGroupedFilter<float>(src, dst, o, ci, taps, 1, cb);
-    return constant(b, loc, {ob, cb, kh, kw, block, block}, dst,
-                    "nchwc_filter");
+    return filter({ob, cb, kh, kw, block, block},
+                  [&](MutableArrayRef<float> dst) {
+                    blockGroupedFilter<float>(src, dst, o, ci, taps, 1, cb);
+                  });
   }
 
   /// The input blocks each output block of a grouped convolution reads
@@ -429,8 +464,15 @@ private:
   }
 
   Value blockedIntegerFilter(OpBuilder &b, Conv2DIntegerOp conv) {
-    HostTensor w = *anyConstantTensor(conv.getFilter());
-    ArrayRef<int64_t> ws = w.getShape();
+    ElementsAttr attr;
+    std::optional<HostTensor> copy;
+    std::optional<ArrayRef<int8_t>> stored;
+    if (matchPattern(conv.getFilter(), m_Constant(&attr)))
+      stored = storedValues<int8_t>(attr);
+    if (!stored)
+      copy = anyConstantTensor(conv.getFilter());
+    ArrayRef<int64_t> ws =
+        cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t taps = ws[2] * ws[3];
     bool depthwise = isDepthwise(conv);
     int64_t groups = blockGroups(conv);
@@ -440,7 +482,7 @@ private:
         depthwise ? SmallVector<int64_t>{blocks(ws[0]), ws[2], ws[3], block}
                   : SmallVector<int64_t>{blocks(ws[0]), cb, ws[2], ws[3], block,
                                          block});
-    ArrayRef<int8_t> src = w.values<int8_t>();
+    ArrayRef<int8_t> src = stored ? *stored : copy->values<int8_t>();
     MutableArrayRef<int8_t> out = dst.values<int8_t>();
     if (depthwise)
       blockDepthwiseFilter<int8_t>(src, out, ws[0], taps);

@@ -43,28 +43,6 @@ int64_t sizeInBytes(Type type) {
   return tensor.getNumElements() * getElementSize(*kind);
 }
 
-/// The bytes of a dense or dense_resource constant as stored (row-major,
-/// native order), if it stores every element and they are aligned.
-std::optional<ArrayRef<char>> rawElements(ElementsAttr attr, int64_t size) {
-  ArrayRef<char> raw;
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::nullopt;
-    raw = blob->getData();
-  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
-             dense && !dense.isSplat()) {
-    raw = dense.getRawData();
-  } else {
-    return std::nullopt;
-  }
-  auto type = cast<ShapedType>(attr.getType());
-  if (int64_t(raw.size()) != type.getNumElements() * size ||
-      reinterpret_cast<uintptr_t>(raw.data()) % size)
-    return std::nullopt;
-  return raw;
-}
-
 /// A large weight's transpose (a Gemm's transB) read in place and written
 /// straight into its blob; the evaluator would copy the weight twice on the
 /// way. Null where the evaluator decides (small, splat or bool tensors).
@@ -75,7 +53,7 @@ ElementsAttr foldTranspose(TransposeOp op, ElementsAttr input) {
       type.getNumElements() <= kMaxDenseAttrElements)
     return {};
   int64_t size = getElementSize(*kind);
-  std::optional<ArrayRef<char>> raw = rawElements(input, size);
+  std::optional<ArrayRef<char>> raw = storedElements(input, size);
   if (!raw)
     return {};
   // All elements equal: the evaluator's path makes a splat.

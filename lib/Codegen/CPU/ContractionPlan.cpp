@@ -148,22 +148,10 @@ std::optional<ArrayRef<float>> constantData(graph::FusionGroupOp group, Value v,
   auto type = attr ? dyn_cast<RankedTensorType>(attr.getType()) : nullptr;
   if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
     return std::nullopt;
-  int64_t n = type.getNumElements();
   // Weights can be hundreds of MB: read them where they are when the bytes
   // are the row-major floats, suitably aligned.
-  auto inPlace = [&](ArrayRef<char> raw) -> std::optional<ArrayRef<float>> {
-    if (int64_t(raw.size()) != n * int64_t(sizeof(float)) ||
-        reinterpret_cast<uintptr_t>(raw.data()) % alignof(float))
-      return std::nullopt;
-    return ArrayRef<float>(reinterpret_cast<const float *>(raw.data()), n);
-  };
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      if (std::optional<ArrayRef<float>> values = inPlace(blob->getData()))
-        return values;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && !dense.isSplat())
-    if (std::optional<ArrayRef<float>> values = inPlace(dense.getRawData()))
-      return values;
+  if (std::optional<ArrayRef<float>> values = graph::storedValues<float>(attr))
+    return values;
   std::optional<graph::HostTensor> t = groupConstantTensor(group, v);
   if (!t || t->getKind() != graph::ElementKind::F32)
     return std::nullopt;

@@ -243,6 +243,28 @@ FailureOr<HostTensor> mlc::graph::fromElementsAttr(ElementsAttr attr,
   return fail(error, "cannot read the values of this constant attribute");
 }
 
+std::optional<ArrayRef<char>> mlc::graph::storedElements(ElementsAttr attr,
+                                                         int64_t elementSize) {
+  ArrayRef<char> raw;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    raw = blob->getData();
+  } else if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+             dense && !dense.isSplat()) {
+    raw = dense.getRawData();
+  } else {
+    return std::nullopt;
+  }
+  auto type = cast<ShapedType>(attr.getType());
+  if (!type.hasStaticShape() ||
+      int64_t(raw.size()) != type.getNumElements() * elementSize ||
+      reinterpret_cast<uintptr_t>(raw.data()) % elementSize)
+    return std::nullopt;
+  return raw;
+}
+
 namespace {
 template <typename T> bool isSplat(ArrayRef<T> values) {
   // Bitwise, so that -0 and +0 (or NaN payloads) are not merged.

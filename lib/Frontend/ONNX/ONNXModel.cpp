@@ -393,11 +393,23 @@ bool scanTensor(CodedInputStream &in, ScannedTensor &t) {
     uint32_t length;
     if (!in.ReadVarint32(&length) || int64_t(length) > in.BytesUntilLimit())
       return -1;
-    // A repeated field keeps its last value, as protobuf does.
+    // A repeated field keeps its last value, as protobuf does. Appended
+    // from the stream's buffer: no zero-filling of hundreds of MB first.
     t.raw = std::vector<char>();
-    t.raw.resize(length);
+    t.raw.reserve(length);
     t.hasRaw = true;
-    return in.ReadRaw(t.raw.data(), int(length)) ? 1 : -1;
+    while (t.raw.size() < length) {
+      const void *data;
+      int size;
+      if (!in.GetDirectBufferPointer(&data, &size))
+        return -1;
+      size_t n = std::min<size_t>(size, length - t.raw.size());
+      const char *bytes = static_cast<const char *>(data);
+      t.raw.insert(t.raw.end(), bytes, bytes + n);
+      if (!in.Skip(int(n)))
+        return -1;
+    }
+    return 1;
   });
   return ok && t.proto.ParseFromString(rest);
 }

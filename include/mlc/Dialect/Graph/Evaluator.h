@@ -129,6 +129,23 @@ constexpr int64_t kMaxDenseAttrElements = 16;
 mlir::FailureOr<HostTensor> fromElementsAttr(mlir::ElementsAttr attr,
                                              std::string *error = nullptr);
 
+/// The bytes a dense (not splat) or dense_resource attribute stores: every
+/// element row-major in native order, `elementSize` bytes each, aligned to
+/// them. None for other attributes, missing blobs and other sizes. A view:
+/// large weights are read where they are, not copied.
+std::optional<llvm::ArrayRef<char>> storedElements(mlir::ElementsAttr attr,
+                                                   int64_t elementSize);
+
+/// storedElements as `T`s (float for f32, and so on).
+template <typename T>
+std::optional<llvm::ArrayRef<T>> storedValues(mlir::ElementsAttr attr) {
+  std::optional<llvm::ArrayRef<char>> raw = storedElements(attr, sizeof(T));
+  if (!raw)
+    return std::nullopt;
+  return llvm::ArrayRef<T>(reinterpret_cast<const T *>(raw->data()),
+                           raw->size() / sizeof(T));
+}
+
 /// Encodes a tensor as a DenseElementsAttr (bool tensors, splats and at most
 /// kMaxDenseAttrElements elements) or as a dense_resource blob named after
 /// `blobName` (uniqued by the blob manager).
