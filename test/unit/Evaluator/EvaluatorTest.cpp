@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -592,6 +593,47 @@ TEST_CASE("ElementsAttr conversion: dense, splat and dense_resource") {
   back = fromElementsAttr(toElementsAttr(&c.ctx, zeros));
   REQUIRE(succeeded(back));
   CHECK(back->bitwiseEquals(zeros));
+}
+
+TEST_CASE("storedElements views the bytes an attribute stores, no copy") {
+  Context c;
+  std::vector<float> values(20);
+  for (int i = 0; i < 20; ++i)
+    values[i] = 0.25f * i - 1.0f;
+  ElementsAttr blob = toElementsAttr(
+      &c.ctx, HostTensor::get<float>(ElementKind::F32, {4, 5}, values));
+  REQUIRE(isa<DenseResourceElementsAttr>(blob));
+  std::optional<ArrayRef<float>> view = storedValues<float>(blob);
+  REQUIRE(view);
+  CHECK(std::vector<float>(view->begin(), view->end()) == values);
+  // The blob's own bytes, not a copy.
+  CHECK(storedElements(blob, 4)->data() == cast<DenseResourceElementsAttr>(blob)
+                                                .getRawHandle()
+                                                .getBlob()
+                                                ->getData()
+                                                .data());
+  // A wrong element size does not match the element count.
+  CHECK_FALSE(storedElements(blob, 8));
+
+  auto type = RankedTensorType::get({3}, IntegerType::get(&c.ctx, 32));
+  auto dense = DenseElementsAttr::get(type, ArrayRef<int32_t>{7, -8, 9});
+  std::optional<ArrayRef<int32_t>> ints = storedValues<int32_t>(dense);
+  REQUIRE(ints);
+  CHECK(std::vector<int32_t>(ints->begin(), ints->end()) ==
+        std::vector<int32_t>{7, -8, 9});
+  // A splat stores one element; an elided blob none.
+  CHECK_FALSE(storedElements(DenseElementsAttr::get(type, int32_t(3)), 4));
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @f() -> tensor<20xf32> {
+      %w = graph.constant dense_resource<__elided__> : tensor<20xf32>
+      return %w : tensor<20xf32>
+    })",
+                                                             &c.ctx);
+  REQUIRE(module);
+  ElementsAttr elided;
+  module->walk([&](graph::ConstantOp op) { elided = op.getValue(); });
+  REQUIRE(elided);
+  CHECK_FALSE(storedElements(elided, 4));
 }
 
 TEST_CASE("evaluation errors are reported, not crashes") {
