@@ -30,6 +30,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -134,6 +135,7 @@ public:
     pruneDeadEnds();
     if (region.empty())
       return;
+    packFilters();
     for (Operation *op : region)
       rewrite(op);
     // Users outside the region read the NCHW value.
@@ -153,6 +155,7 @@ private:
   int64_t block;
   llvm::SetVector<Operation *> region;
   DenseMap<Value, Value> blockedOf; // NCHW value -> its blocked form
+  DenseMap<Operation *, HostTensor> filters; // packFilters' results
 
   int64_t blocks(int64_t c) const { return llvm::divideCeil(c, block); }
   bool inRegion(Value v) const {
@@ -378,7 +381,19 @@ private:
     return reorderIn(b, v);
   }
 
-  Value blockedFilter(OpBuilder &b, Conv2DOp conv, bool depthwise, bool plain) {
+  /// Whether `conv`'s filter takes the depthwise or the plain (unblocked
+  /// input channels) layout.
+  std::pair<bool, bool> filterForm(Conv2DOp conv) const {
+    int64_t ci = conv.getInput().getType().getDimSize(1);
+    bool depthwise = conv.getGroups() != 1 && !blockGroups(conv);
+    bool plain = !depthwise && ci < kMinChannels && !inRegion(conv.getInput());
+    return {depthwise, plain};
+  }
+
+  /// `conv`'s filter in the blocked layout. Reads only: runs on several
+  /// threads.
+  HostTensor packFilter(Conv2DOp conv) const {
+    auto [depthwise, plain] = filterForm(conv);
     // The filters are most of a model's bytes: read in place, written once
     // into the tensor whose storage the new constant's blob takes over.
     std::optional<HostTensor> copy;
@@ -386,13 +401,10 @@ private:
     auto ws = cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t o = ws[0], ci = ws[1], kh = ws[2], kw = ws[3], ob = blocks(o);
     int64_t taps = kh * kw;
-    Location loc = conv.getLoc();
     auto filter = [&](ArrayRef<int64_t> shape, auto &&fill) {
       HostTensor dst(ElementKind::F32, shape);
       fill(dst.values<float>());
-      return ConstantOp::create(
-          b, loc,
-          toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));
+      return dst;
     };
     if (int64_t groups = blockGroups(conv)) {
       int64_t cg = groupBlocks(conv, groups);
@@ -463,7 +475,7 @@ private:
         dst[((k / block) * taps + t) * block + k % block] = src[k * taps + t];
   }
 
-  Value blockedIntegerFilter(OpBuilder &b, Conv2DIntegerOp conv) {
+  HostTensor packIntegerFilter(Conv2DIntegerOp conv) const {
     ElementsAttr attr;
     std::optional<HostTensor> copy;
     std::optional<ArrayRef<int8_t>> stored;
@@ -489,9 +501,33 @@ private:
     else
       blockGroupedFilter<int8_t>(src, out, ws[0], ws[1], taps,
                                  groups ? conv.getGroups() : 1, cb);
-    return ConstantOp::create(
-        b, conv.getLoc(),
-        toElementsAttr(b.getContext(), std::move(dst), "nchwc_filter"));
+    return dst;
+  }
+
+  /// The blocked filters of the region's convolutions, repacked on the
+  /// context's threads (their bytes are most of a model's). The constants
+  /// are made later, in program order, so that blob names stay the same.
+  void packFilters() {
+    SmallVector<Operation *> convs;
+    for (Operation *op : region)
+      if (isa<Conv2DOp, Conv2DIntegerOp>(op))
+        convs.push_back(op);
+    std::vector<HostTensor> packed(convs.size());
+    parallelFor(func.getContext(), 0, convs.size(), [&](size_t i) {
+      if (auto conv = dyn_cast<Conv2DOp>(convs[i]))
+        packed[i] = packFilter(conv);
+      else
+        packed[i] = packIntegerFilter(cast<Conv2DIntegerOp>(convs[i]));
+    });
+    for (auto [op, filter] : llvm::zip(convs, packed))
+      filters[op] = std::move(filter);
+  }
+
+  Value filterConstant(OpBuilder &b, Operation *conv) {
+    return ConstantOp::create(b, conv->getLoc(),
+                              toElementsAttr(b.getContext(),
+                                             std::move(filters[conv]),
+                                             "nchwc_filter"));
   }
 
   Value blockedBias(OpBuilder &b, Conv2DOp conv) {
@@ -540,21 +576,19 @@ private:
     if (auto conv = dyn_cast<Conv2DOp>(op)) {
       int64_t ci = conv.getInput().getType().getDimSize(1);
       int64_t groups = blockGroups(conv);
-      bool depthwise = conv.getGroups() != 1 && !groups;
-      bool plain =
-          !depthwise && ci < kMinChannels && !inRegion(conv.getInput());
+      bool plain = filterForm(conv).second;
       Value input =
           plain ? conv.getInput() : blockedOperand(b, conv.getInput(), ci);
       result = Conv2DNchwcOp::create(
-          b, loc, input, blockedFilter(b, conv, depthwise, plain),
-          blockedBias(b, conv), conv.getStridesAttr(), conv.getPadsAttr(),
-          conv.getDilationsAttr(), groups ? groups : 1);
+          b, loc, input, filterConstant(b, conv), blockedBias(b, conv),
+          conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
+          groups ? groups : 1);
     } else if (auto conv = dyn_cast<Conv2DIntegerOp>(op)) {
       int64_t ci = conv.getInput().getType().getDimSize(1);
       int64_t groups = blockGroups(conv);
       result = Conv2DIntegerNchwcOp::create(
           b, loc, blockedOperand(b, conv.getInput(), ci),
-          blockedIntegerFilter(b, conv), conv.getInputZeroPoint(),
+          filterConstant(b, conv), conv.getInputZeroPoint(),
           conv.getStridesAttr(), conv.getPadsAttr(), conv.getDilationsAttr(),
           groups ? groups : 1);
     } else if (auto bn = dyn_cast<BatchNormOp>(op)) {
