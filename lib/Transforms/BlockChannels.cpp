@@ -94,15 +94,16 @@ bool isFloatConstant(Value v) {
   return v && isConstantOf(v, Float32Type::get(v.getContext()));
 }
 
-/// A constant f32 tensor's values: where it stores them all, read in place;
+/// A constant's values as `T`s: where it stores them all, read in place;
 /// else decoded into `copy`. The caller knows `v` is such a constant.
-ArrayRef<float> floatValues(Value v, std::optional<HostTensor> &copy) {
+template <typename T>
+ArrayRef<T> constantValues(Value v, std::optional<HostTensor> &copy) {
   ElementsAttr attr;
-  if (matchPattern(v, m_Constant(&attr)) && attr.getElementType().isF32())
-    if (std::optional<ArrayRef<float>> values = storedValues<float>(attr))
+  if (matchPattern(v, m_Constant(&attr)))
+    if (std::optional<ArrayRef<T>> values = storedValues<T>(attr))
       return *values;
-  copy = constantTensor(v);
-  return copy->values<float>();
+  copy = anyConstantTensor(v);
+  return copy->values<T>();
 }
 
 /// Whether `v` is a constant of only zeros.
@@ -397,7 +398,7 @@ private:
     // The filters are most of a model's bytes: read in place, written once
     // into the tensor whose storage the new constant's blob takes over.
     std::optional<HostTensor> copy;
-    ArrayRef<float> src = floatValues(conv.getFilter(), copy);
+    ArrayRef<float> src = constantValues<float>(conv.getFilter(), copy);
     auto ws = cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t o = ws[0], ci = ws[1], kh = ws[2], kw = ws[3], ob = blocks(o);
     int64_t taps = kh * kw;
@@ -476,13 +477,8 @@ private:
   }
 
   HostTensor packIntegerFilter(Conv2DIntegerOp conv) const {
-    ElementsAttr attr;
     std::optional<HostTensor> copy;
-    std::optional<ArrayRef<int8_t>> stored;
-    if (matchPattern(conv.getFilter(), m_Constant(&attr)))
-      stored = storedValues<int8_t>(attr);
-    if (!stored)
-      copy = anyConstantTensor(conv.getFilter());
+    ArrayRef<int8_t> src = constantValues<int8_t>(conv.getFilter(), copy);
     ArrayRef<int64_t> ws =
         cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t taps = ws[2] * ws[3];
@@ -494,7 +490,6 @@ private:
         depthwise ? SmallVector<int64_t>{blocks(ws[0]), ws[2], ws[3], block}
                   : SmallVector<int64_t>{blocks(ws[0]), cb, ws[2], ws[3], block,
                                          block});
-    ArrayRef<int8_t> src = stored ? *stored : copy->values<int8_t>();
     MutableArrayRef<int8_t> out = dst.values<int8_t>();
     if (depthwise)
       blockDepthwiseFilter<int8_t>(src, out, ws[0], taps);
