@@ -40,6 +40,12 @@ std::optional<std::string> dtypeName(Type t) {
     return "i8";
   if (t.isUnsignedInteger(8))
     return "u8";
+  if (t.isUnsignedInteger(16))
+    return "u16";
+  if (t.isUnsignedInteger(32))
+    return "u32";
+  if (t.isUnsignedInteger(64))
+    return "u64";
   if (t.isSignlessInteger(1))
     return "bool";
   return std::nullopt;
@@ -67,7 +73,7 @@ struct RecordModelSignature
         return func.emitError() << "entry function " << kind << " type " << type
                                 << " is not a statically shaped tensor of "
                                    "f32, f64, f16, bf16, i64, i32, i16, i8, "
-                                   "ui8 or i1";
+                                   "ui8, ui16, ui32, ui64 or i1";
       std::string name = nameAttr ? nameAttr.str() : defaultName.str();
       if (name.empty() || name.find('\n') != std::string::npos)
         return func.emitError()

@@ -11,11 +11,12 @@ struct DtypeEntry {
   const char *name;
   size_t size;
 };
-const DtypeEntry kDtypes[] = {{MLC_F32, "f32", 4},   {MLC_F64, "f64", 8},
-                              {MLC_F16, "f16", 2},   {MLC_I8, "i8", 1},
-                              {MLC_I16, "i16", 2},   {MLC_I32, "i32", 4},
-                              {MLC_I64, "i64", 8},   {MLC_U8, "u8", 1},
-                              {MLC_BOOL, "bool", 1}, {MLC_BF16, "bf16", 2}};
+const DtypeEntry kDtypes[] = {
+    {MLC_F32, "f32", 4},   {MLC_F64, "f64", 8}, {MLC_F16, "f16", 2},
+    {MLC_I8, "i8", 1},     {MLC_I16, "i16", 2}, {MLC_I32, "i32", 4},
+    {MLC_I64, "i64", 8},   {MLC_U8, "u8", 1},   {MLC_BOOL, "bool", 1},
+    {MLC_BF16, "bf16", 2}, {MLC_U16, "u16", 2}, {MLC_U32, "u32", 4},
+    {MLC_U64, "u64", 8}};
 
 const DtypeEntry *lookupDtype(mlc_dtype dtype) {
   for (const DtypeEntry &e : kDtypes)

@@ -47,6 +47,12 @@ const char *safetensorsDtype(mlc_dtype dtype) {
     return "I64";
   case MLC_U8:
     return "U8";
+  case MLC_U16:
+    return "U16";
+  case MLC_U32:
+    return "U32";
+  case MLC_U64:
+    return "U64";
   case MLC_BOOL:
     return "BOOL";
   default:
@@ -330,7 +336,7 @@ bool parseEntry(Json &json, Entry &entry, const char *name) {
         if (!json.string(dtype))
           return false;
         entry.dtype = MLC_DTYPE_INVALID;
-        for (int d = MLC_F32; d <= MLC_BF16; ++d)
+        for (int d = MLC_F32; d <= MLC_DTYPE_LAST; ++d)
           if (strcmp(safetensorsDtype(mlc_dtype(d)), dtype.data) == 0)
             entry.dtype = mlc_dtype(d);
         if (entry.dtype == MLC_DTYPE_INVALID) {

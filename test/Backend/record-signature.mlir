@@ -38,43 +38,43 @@ module {
 
 // -----
 
-// expected-error @+1 {{entry function in type 'i32' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8 or i1}}
+// expected-error @+1 {{entry function in type 'i32' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, ui16, ui32, ui64 or i1}}
 func.func @main(%a: i32) -> i32 {
   return %a : i32
 }
 
 // -----
 
-// expected-error @+1 {{entry function in type 'tensor<?x4xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8 or i1}}
+// expected-error @+1 {{entry function in type 'tensor<?x4xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, ui16, ui32, ui64 or i1}}
 func.func @main(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
   return %a : tensor<?x4xf32>
 }
 
 // -----
 
-// expected-error @+1 {{entry function in type 'tensor<2xui16>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8 or i1}}
-func.func @main(%a: tensor<2xui16>) {
+// expected-error @+1 {{entry function in type 'tensor<2xsi16>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, ui16, ui32, ui64 or i1}}
+func.func @main(%a: tensor<2xsi16>) {
   return
 }
 
 // -----
 
 // CHECK-LABEL: module attributes
-// CHECK-SAME: {mlc.signature = "in f16 [2] h\0Ain bf16 [1,2] b\0Ain i8 [3] c\0Ain i16 [] s\0Ain u8 [2] u\0Aout bf16 [1,2] output0\0Aout u8 [2] output1\0A"}
-func.func @main(%h: tensor<2xf16> {mlc.name = "h"}, %b: tensor<1x2xbf16> {mlc.name = "b"}, %c: tensor<3xi8> {mlc.name = "c"}, %s: tensor<i16> {mlc.name = "s"}, %u: tensor<2xui8> {mlc.name = "u"}) -> (tensor<1x2xbf16>, tensor<2xui8>) {
-  return %b, %u : tensor<1x2xbf16>, tensor<2xui8>
+// CHECK-SAME: {mlc.signature = "in f16 [2] h\0Ain bf16 [1,2] b\0Ain i8 [3] c\0Ain i16 [] s\0Ain u8 [2] u\0Ain u16 [1] u16\0Ain u32 [1] u32\0Ain u64 [1] u64\0Aout bf16 [1,2] output0\0Aout u8 [2] output1\0Aout u64 [1] output2\0A"}
+func.func @main(%h: tensor<2xf16> {mlc.name = "h"}, %b: tensor<1x2xbf16> {mlc.name = "b"}, %c: tensor<3xi8> {mlc.name = "c"}, %s: tensor<i16> {mlc.name = "s"}, %u: tensor<2xui8> {mlc.name = "u"}, %u16: tensor<1xui16> {mlc.name = "u16"}, %u32: tensor<1xui32> {mlc.name = "u32"}, %u64: tensor<1xui64> {mlc.name = "u64"}) -> (tensor<1x2xbf16>, tensor<2xui8>, tensor<1xui64>) {
+  return %b, %u, %u64 : tensor<1x2xbf16>, tensor<2xui8>, tensor<1xui64>
 }
 
 // -----
 
-// expected-error @+1 {{entry function in type 'memref<2xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8 or i1}}
+// expected-error @+1 {{entry function in type 'memref<2xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, ui16, ui32, ui64 or i1}}
 func.func @main(%a: memref<2xf32>) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{entry function out type 'tensor<*xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8 or i1}}
+// expected-error @+1 {{entry function out type 'tensor<*xf32>' is not a statically shaped tensor of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, ui16, ui32, ui64 or i1}}
 func.func @main(%a: tensor<2xf32>) -> tensor<*xf32> {
   %0 = tensor.cast %a : tensor<2xf32> to tensor<*xf32>
   return %0 : tensor<*xf32>

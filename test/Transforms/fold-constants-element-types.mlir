@@ -37,3 +37,27 @@ func.func @i16_reduce() -> tensor<i16> {
   %0 = graph.reduce_max %a {axes = array<i64: 0>, keepdims = false} : (tensor<3xi16>) -> tensor<i16>
   return %0 : tensor<i16>
 }
+
+// -----
+
+// Unsigned arithmetic is left to the kernels: ui8 (the evaluator's only
+// unsigned kind) does not fold through add, div, max or compare, and wider
+// unsigned constants are not decoded at all.
+// CHECK-LABEL: func.func @unsigned
+// CHECK: graph.add
+// CHECK: graph.div
+// CHECK: graph.max
+// CHECK: graph.compare
+// CHECK: graph.shift_right
+func.func @unsigned() -> (tensor<2xui8>, tensor<2xui8>, tensor<2xui8>, tensor<2xi1>, tensor<2xui32>) {
+  %a = graph.constant dense<[200, 7]> : tensor<2xui8>
+  %b = graph.constant dense<[100, 2]> : tensor<2xui8>
+  %0 = graph.add %a, %b : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  %1 = graph.div %a, %b : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  %2 = graph.max %a, %b : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  %3 = graph.compare lt, %a, %b : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xi1>
+  %c = graph.constant dense<[4000000000, 8]> : tensor<2xui32>
+  %d = graph.constant dense<[1, 2]> : tensor<2xui32>
+  %4 = graph.shift_right %c, %d : (tensor<2xui32>, tensor<2xui32>) -> tensor<2xui32>
+  return %0, %1, %2, %3, %4 : tensor<2xui8>, tensor<2xui8>, tensor<2xui8>, tensor<2xi1>, tensor<2xui32>
+}

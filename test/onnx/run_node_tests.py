@@ -53,6 +53,15 @@ TOLERANCES = {
     "test_castlike_FLOAT_to_BFLOAT16_expanded": _BF16_ULP,
 }
 
+# Tests whose reference outputs were not computed from their model; each
+# is reported unsupported with the reason. Keep each justified.
+MISMATCHED_DATA = {
+    "test_adam_multiple":
+        "ONNX 1.12's generator gives its numpy reference epsilon=1e-2 but "
+        "not the node, which has Adam's default 1e-6 (test_adam passes "
+        "epsilon to both)",
+}
+
 STATUSES = ("pass", "unsupported", "wrong", "crash")
 
 BIND_RE = re.compile(r"--bind[ =]['\"]?([^\s'\"=]+)['\"]?=FILE")
@@ -342,6 +351,9 @@ def run_test_inner(res, opts, work_root):
     compile_bin = os.path.join(opts.mlc_bin, "mlc-compile")
     timeout = opts.timeout
 
+    if res.name in MISMATCHED_DATA:
+        return res.set("unsupported", "test data does not match the model",
+                       MISMATCHED_DATA[res.name])
     declared_inputs = model_graph_inputs(test_dir)
     mismatch = declared_shape_mismatch(declared_inputs, sets[0])
     if mismatch:

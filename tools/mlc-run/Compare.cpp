@@ -18,6 +18,9 @@ std::string formatElement(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
     return data[i] == 0   ? "False"
            : data[i] == 1 ? "True"
                           : std::to_string(data[i]);
+  else if (dtype == MLC_U64)
+    snprintf(buf, sizeof(buf), "%" PRIu64,
+             uint64_t(npy::loadInt(dtype, data, i)));
   else
     snprintf(buf, sizeof(buf), "%" PRId64, npy::loadInt(dtype, data, i));
   return buf;
@@ -68,8 +71,8 @@ bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
       int64_t ei = npy::loadInt(slot.dtype, expected.data.data(), i);
       if (gi == ei)
         continue;
-      g = double(gi);
-      e = double(ei);
+      g = npy::intValue(slot.dtype, gi);
+      e = npy::intValue(slot.dtype, ei);
     }
     // NaN against a number, or infinities that differ, is infinitely wrong.
     double err = std::fabs(g - e);
@@ -93,7 +96,9 @@ bool compare(const Slot &slot, const uint8_t *got, const npy::Array &expected,
   double expectedWorst =
       npy::isFloatDType(slot.dtype)
           ? npy::loadFloat(slot.dtype, expected.data.data(), worst)
-          : double(npy::loadInt(slot.dtype, expected.data.data(), worst));
+          : npy::intValue(
+                slot.dtype,
+                npy::loadInt(slot.dtype, expected.data.data(), worst));
   double relErr = worstErr / std::fabs(expectedWorst);
   fprintf(stderr,
           "mlc-run: error: output '%s' does not match '%s': %" PRIu64

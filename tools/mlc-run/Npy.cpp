@@ -32,7 +32,8 @@ struct DtypeEntry {
 const DtypeEntry kDtypes[] = {
     {MLC_F32, "<f4", 4}, {MLC_F64, "<f8", 8}, {MLC_F16, "<f2", 2},
     {MLC_I8, "|i1", 1},  {MLC_I16, "<i2", 2}, {MLC_I32, "<i4", 4},
-    {MLC_I64, "<i8", 8}, {MLC_U8, "|u1", 1},  {MLC_BOOL, "|b1", 1}};
+    {MLC_I64, "<i8", 8}, {MLC_U8, "|u1", 1},  {MLC_BOOL, "|b1", 1},
+    {MLC_U16, "<u2", 2}, {MLC_U32, "<u4", 4}, {MLC_U64, "<u8", 8}};
 
 size_t dtypeSize(mlc_dtype dtype) {
   for (const DtypeEntry &e : kDtypes)
@@ -301,9 +302,19 @@ int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i) {
     return at<int32_t>(data, i);
   case MLC_I64:
     return at<int64_t>(data, i);
+  case MLC_U16:
+    return at<uint16_t>(data, i);
+  case MLC_U32:
+    return at<uint32_t>(data, i);
+  case MLC_U64: // the bits: values above INT64_MAX come out negative
+    return int64_t(at<uint64_t>(data, i));
   default:
     return 0;
   }
+}
+
+double intValue(mlc_dtype dtype, int64_t v) {
+  return dtype == MLC_U64 ? double(uint64_t(v)) : double(v);
 }
 
 } // namespace mlc::npy

@@ -70,9 +70,11 @@ float bf16ToFloat(uint16_t b);
 uint16_t floatToBF16(float f);
 bool isFloatDType(mlc_dtype dtype);
 /// Element i of a buffer of `dtype` as a double (floats) or an integer
-/// (integers and bool); 0 for other dtypes.
+/// (integers and bool; u64 as its bits, see intValue); 0 for other dtypes.
 double loadFloat(mlc_dtype dtype, const uint8_t *data, uint64_t i);
 int64_t loadInt(mlc_dtype dtype, const uint8_t *data, uint64_t i);
+/// The value of what loadInt returned for `dtype`, u64 read as unsigned.
+double intValue(mlc_dtype dtype, int64_t v);
 
 } // namespace npy
 } // namespace mlc

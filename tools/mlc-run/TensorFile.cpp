@@ -41,6 +41,12 @@ mlc_dtype dtypeForONNX(int32_t type) {
     return MLC_I64;
   case onnx::UInt8:
     return MLC_U8;
+  case onnx::UInt16:
+    return MLC_U16;
+  case onnx::UInt32:
+    return MLC_U32;
+  case onnx::UInt64:
+    return MLC_U64;
   case onnx::Bool:
     return MLC_BOOL;
   default:

@@ -26,7 +26,8 @@ namespace {
 
 bool isIntDType(mlc_dtype dtype) {
   return dtype == MLC_I8 || dtype == MLC_I16 || dtype == MLC_I32 ||
-         dtype == MLC_I64 || dtype == MLC_U8;
+         dtype == MLC_I64 || dtype == MLC_U8 || dtype == MLC_U16 ||
+         dtype == MLC_U32 || dtype == MLC_U64;
 }
 
 /// Samples along the first axis of a .npy file, in the dtype of the model

@@ -21,28 +21,42 @@ namespace {
 using ScalarFn = Value (*)(OpBuilder &, Location, ValueRange);
 
 /// Lowers an op by applying a scalar function to its (broadcast) operands:
-/// a fixed one, or one chosen from the op's attributes.
+/// a fixed one, or one chosen from the op's attributes. Unsigned operands
+/// take `unsignedFn` (the op has none: no match), on their signless view.
 template <typename OpTy>
 struct ElementwisePattern : OpRewritePattern<OpTy> {
   using Chooser = ScalarFn (*)(OpTy);
-  ElementwisePattern(MLIRContext *ctx, ScalarFn fn)
-      : OpRewritePattern<OpTy>(ctx), fn(fn) {}
-  ElementwisePattern(MLIRContext *ctx, Chooser choose)
-      : OpRewritePattern<OpTy>(ctx), choose(choose) {}
+  ElementwisePattern(MLIRContext *ctx, ScalarFn fn,
+                     ScalarFn unsignedFn = nullptr)
+      : OpRewritePattern<OpTy>(ctx), fn(fn), unsignedFn(unsignedFn) {}
+  ElementwisePattern(MLIRContext *ctx, Chooser choose,
+                     ScalarFn unsignedFn = nullptr)
+      : OpRewritePattern<OpTy>(ctx), choose(choose), unsignedFn(unsignedFn) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
     ScalarFn f = choose ? choose(op) : fn;
+    if (llvm::any_of(op->getOperands(), isUnsignedTensor)) {
+      if (!unsignedFn)
+        return rewriter.notifyMatchFailure(op, "no unsigned lowering");
+      f = unsignedFn;
+    }
+    SmallVector<Value> operands =
+        llvm::map_to_vector(op->getOperands(), [&](Value v) {
+          return toSignless(rewriter, loc, v);
+        });
+    auto type = cast<RankedTensorType>(signlessType(op.getType()));
     Value result =
-        buildElementwise(rewriter, op.getLoc(), type, op->getOperands(),
-                         [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return f(b, loc, args);
+        buildElementwise(rewriter, loc, type, operands,
+                         [&](OpBuilder &b, Location l, ValueRange args) {
+                           return f(b, l, args);
                          });
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, fromSignless(rewriter, loc, result, op.getType()));
     return success();
   }
   ScalarFn fn = nullptr;
   Chooser choose = nullptr;
+  ScalarFn unsignedFn = nullptr;
 };
 
 bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
@@ -104,6 +118,55 @@ Value lowerFloorMod(OpBuilder &b, Location loc, ValueRange a) {
   Value adjust = arith::AndIOp::create(b, loc, signsDiffer, nonZero);
   return arith::SelectOp::create(b, loc, adjust,
                                  arith::AddIOp::create(b, loc, rem, a[1]), rem);
+}
+
+/// Unsigned x / y and x mod y (both ONNX modes): x / 0 = x mod 0 = 0, by
+/// dividing by 1 instead (x mod 1 = 0).
+Value nonZeroDivisor(OpBuilder &b, Location loc, Value d, Value isZero) {
+  return arith::SelectOp::create(b, loc, isZero,
+                                 scalarConstant(b, loc, d.getType(), 1.0), d);
+}
+Value isZeroInt(OpBuilder &b, Location loc, Value d) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
+                               zeroLike(b, loc, d));
+}
+Value lowerDivUnsigned(OpBuilder &b, Location loc, ValueRange a) {
+  Value isZero = isZeroInt(b, loc, a[1]);
+  Value quotient = arith::DivUIOp::create(b, loc, a[0],
+                                          nonZeroDivisor(b, loc, a[1], isZero));
+  return arith::SelectOp::create(b, loc, isZero, zeroLike(b, loc, a[0]),
+                                 quotient);
+}
+Value lowerModUnsigned(OpBuilder &b, Location loc, ValueRange a) {
+  return arith::RemUIOp::create(
+      b, loc, a[0], nonZeroDivisor(b, loc, a[1], isZeroInt(b, loc, a[1])));
+}
+
+/// x << y and x >> y for integers, defined for every amount: LLVM's shifts
+/// are poison from the bit width on, where these saturate (0, or the sign
+/// for arithmetic right shifts).
+Value shiftAmountInRange(OpBuilder &b, Location loc, Value y) {
+  Value width = scalarConstant(b, loc, y.getType(),
+                               double(y.getType().getIntOrFloatBitWidth()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, y, width);
+}
+Value lowerShiftLeft(OpBuilder &b, Location loc, ValueRange a) {
+  Value shifted = arith::ShLIOp::create(b, loc, a[0], a[1]);
+  return arith::SelectOp::create(b, loc, shiftAmountInRange(b, loc, a[1]),
+                                 shifted, zeroLike(b, loc, a[0]));
+}
+Value lowerShiftRightUnsigned(OpBuilder &b, Location loc, ValueRange a) {
+  Value shifted = arith::ShRUIOp::create(b, loc, a[0], a[1]);
+  return arith::SelectOp::create(b, loc, shiftAmountInRange(b, loc, a[1]),
+                                 shifted, zeroLike(b, loc, a[0]));
+}
+Value lowerShiftRightSigned(OpBuilder &b, Location loc, ValueRange a) {
+  Type t = a[0].getType();
+  Value maxAmount =
+      scalarConstant(b, loc, t, double(t.getIntOrFloatBitWidth() - 1));
+  Value amount = arith::SelectOp::create(
+      b, loc, shiftAmountInRange(b, loc, a[1]), a[1], maxAmount);
+  return arith::ShRSIOp::create(b, loc, a[0], amount);
 }
 
 Value lowerNeg(OpBuilder &b, Location loc, ValueRange a) {
@@ -235,31 +298,60 @@ struct ComparePattern : OpRewritePattern<CompareOp> {
   LogicalResult matchAndRewrite(CompareOp op,
                                 PatternRewriter &rewriter) const override {
     ComparePredicate pred = op.getPredicate();
+    Location loc = op.getLoc();
+    bool isUnsigned = isUnsignedTensor(op.getLhs());
     Value result = buildElementwise(
-        rewriter, op.getLoc(), op.getType(), op->getOperands(),
+        rewriter, loc, op.getType(),
+        ValueRange{toSignless(rewriter, loc, op.getLhs()),
+                   toSignless(rewriter, loc, op.getRhs())},
         [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
           if (isFloat(a[0])) {
             // Ordered predicates (false on NaN), except ne, which is true on
             // NaN as in IEEE and numpy.
             arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
             switch (pred) {
-            case ComparePredicate::eq: p = arith::CmpFPredicate::OEQ; break;
-            case ComparePredicate::ne: p = arith::CmpFPredicate::UNE; break;
-            case ComparePredicate::lt: p = arith::CmpFPredicate::OLT; break;
-            case ComparePredicate::le: p = arith::CmpFPredicate::OLE; break;
-            case ComparePredicate::gt: p = arith::CmpFPredicate::OGT; break;
-            case ComparePredicate::ge: p = arith::CmpFPredicate::OGE; break;
+            case ComparePredicate::eq:
+              p = arith::CmpFPredicate::OEQ;
+              break;
+            case ComparePredicate::ne:
+              p = arith::CmpFPredicate::UNE;
+              break;
+            case ComparePredicate::lt:
+              p = arith::CmpFPredicate::OLT;
+              break;
+            case ComparePredicate::le:
+              p = arith::CmpFPredicate::OLE;
+              break;
+            case ComparePredicate::gt:
+              p = arith::CmpFPredicate::OGT;
+              break;
+            case ComparePredicate::ge:
+              p = arith::CmpFPredicate::OGE;
+              break;
             }
             return arith::CmpFOp::create(b, loc, p, a[0], a[1]);
           }
-          arith::CmpIPredicate p = arith::CmpIPredicate::eq;
+          using IP = arith::CmpIPredicate;
+          IP p = IP::eq;
           switch (pred) {
-          case ComparePredicate::eq: p = arith::CmpIPredicate::eq; break;
-          case ComparePredicate::ne: p = arith::CmpIPredicate::ne; break;
-          case ComparePredicate::lt: p = arith::CmpIPredicate::slt; break;
-          case ComparePredicate::le: p = arith::CmpIPredicate::sle; break;
-          case ComparePredicate::gt: p = arith::CmpIPredicate::sgt; break;
-          case ComparePredicate::ge: p = arith::CmpIPredicate::sge; break;
+          case ComparePredicate::eq:
+            p = IP::eq;
+            break;
+          case ComparePredicate::ne:
+            p = IP::ne;
+            break;
+          case ComparePredicate::lt:
+            p = isUnsigned ? IP::ult : IP::slt;
+            break;
+          case ComparePredicate::le:
+            p = isUnsigned ? IP::ule : IP::sle;
+            break;
+          case ComparePredicate::gt:
+            p = isUnsigned ? IP::ugt : IP::sgt;
+            break;
+          case ComparePredicate::ge:
+            p = isUnsigned ? IP::uge : IP::sge;
+            break;
           }
           return arith::CmpIOp::create(b, loc, p, a[0], a[1]);
         });
@@ -295,30 +387,43 @@ Value truncToOddF32(OpBuilder &b, Location loc, Value x) {
 }
 
 /// Scalar conversion between f32, f64, f16, bf16, i64, i32, i16, i8 and i1;
-/// `fromUnsigned` reads an integer `x` as unsigned (ui8 before it became
-/// signless). Results are signless: to an unsigned type, the same bits.
+/// `fromUnsigned` / `toUnsigned` read or make the integer as unsigned (the
+/// graph's ui types, signless here). Results are signless.
 Value convertScalar(OpBuilder &b, Location loc, Value x, Type to,
-                    bool fromUnsigned = false) {
+                    bool fromUnsigned = false, bool toUnsigned = false) {
   Type from = x.getType();
   if (from == to)
     return x;
-  if (fromUnsigned && !to.isInteger(1)) {
-    // Widen to i64 first (exact), then the signed rules apply.
-    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
-    return convertScalar(b, loc, wide, to);
+  if (fromUnsigned && isa<FloatType>(to)) {
+    if (!isHalfFloat(to))
+      return arith::UIToFPOp::create(b, loc, to, x);
+    // Exact in f64 up to 2^53, and rounded once more to odd: see below.
+    Value wide = arith::UIToFPOp::create(b, loc, b.getF64Type(), x);
+    return arith::TruncFOp::create(b, loc, to, truncToOddF32(b, loc, wide));
   }
-  // Float to an 8-bit integer through i32: out-of-range values wrap
-  // instead of being poison (ONNX leaves them undefined).
-  if (isa<FloatType>(from) && isa<IntegerType>(to) &&
-      to.getIntOrFloatBitWidth() == 8)
-    return arith::TruncIOp::create(b, loc, to,
-                                   convertScalar(b, loc, x, b.getI32Type()));
+  if (fromUnsigned && isa<IntegerType>(to) && !to.isInteger(1))
+    return from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth()
+               ? Value(arith::ExtUIOp::create(b, loc, to, x))
+               : Value(arith::TruncIOp::create(b, loc, to, x));
+  // Float to an 8- or 16-bit integer through i32, and to ui32 through i64:
+  // out-of-range values wrap instead of being poison (ONNX leaves them
+  // undefined). ui64 takes fptoui, so that values from 2^63 on convert.
+  if (isa<FloatType>(from) && isa<IntegerType>(to) && !to.isInteger(1)) {
+    unsigned width = to.getIntOrFloatBitWidth();
+    if (width <= 16 || (toUnsigned && width == 32)) {
+      Type via = width <= 16 ? b.getI32Type() : b.getI64Type();
+      return arith::TruncIOp::create(b, loc, to, convertScalar(b, loc, x, via));
+    }
+    if (toUnsigned && !isHalfFloat(from))
+      return arith::FPToUIOp::create(b, loc, to, x);
+  }
   // f16 and bf16 convert through f32, which holds them exactly; producing
   // them needs only f32 -> f16/bf16 truncations (bf16 ones are expanded to
   // integer ops before LLVM, see mlc-expand-bf16).
   if (isHalfFloat(from))
-    return convertScalar(
-        b, loc, arith::ExtFOp::create(b, loc, b.getF32Type(), x), to);
+    return convertScalar(b, loc,
+                         arith::ExtFOp::create(b, loc, b.getF32Type(), x), to,
+                         /*fromUnsigned=*/false, toUnsigned);
   if (isHalfFloat(to)) {
     Value wide = x;
     if (from.isInteger(1))
@@ -359,12 +464,13 @@ struct CastPattern : OpRewritePattern<CastOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(signlessType(op.getType()));
-    bool fromUnsigned =
-        getElementTypeOrSelf(op.getInput().getType()).isUnsignedInteger();
+    bool fromUnsigned = isUnsignedTensor(op.getInput());
+    bool toUnsigned = isUnsignedTensor(op.getResult());
     Value result = buildElementwise(
         rewriter, loc, type, toSignless(rewriter, loc, op.getInput()),
         [&](OpBuilder &b, Location l, ValueRange a) {
-          return convertScalar(b, l, a[0], type.getElementType(), fromUnsigned);
+          return convertScalar(b, l, a[0], type.getElementType(), fromUnsigned,
+                               toUnsigned);
         });
     rewriter.replaceOp(op, fromSignless(rewriter, loc, result, op.getType()));
     return success();
@@ -378,13 +484,32 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
 #define MLC_EW(OP, BODY)                                                       \
   patterns.add<ElementwisePattern<OP>>(                                        \
       ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value { BODY; })
-  MLC_EW(AddOp, return addScalar(b, loc, a[0], a[1]));
-  MLC_EW(SubOp, return subScalar(b, loc, a[0], a[1]));
-  MLC_EW(MulOp, return mulScalar(b, loc, a[0], a[1]));
-  MLC_EW(DivOp, return lowerDiv(b, loc, a));
+  // Ops with unsigned operands too: one body for both (wrapping integer
+  // arithmetic is the same on the bits), or a second for unsigned ones.
+#define MLC_EW_U(OP, BODY, UNSIGNED_BODY)                                      \
+  patterns.add<ElementwisePattern<OP>>(                                        \
+      ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value { BODY; },    \
+      [](OpBuilder &b, Location loc, ValueRange a) -> Value {                  \
+        UNSIGNED_BODY;                                                         \
+      })
+  MLC_EW_U(AddOp, return addScalar(b, loc, a[0], a[1]),
+           return addScalar(b, loc, a[0], a[1]));
+  MLC_EW_U(SubOp, return subScalar(b, loc, a[0], a[1]),
+           return subScalar(b, loc, a[0], a[1]));
+  MLC_EW_U(MulOp, return mulScalar(b, loc, a[0], a[1]),
+           return mulScalar(b, loc, a[0], a[1]));
+  MLC_EW_U(DivOp, return lowerDiv(b, loc, a),
+           return lowerDivUnsigned(b, loc, a));
   MLC_EW(PowOp, return lowerPow(b, loc, a));
-  MLC_EW(MaxOp, return maxScalar(b, loc, a[0], a[1]));
-  MLC_EW(MinOp, return minScalar(b, loc, a[0], a[1]));
+  MLC_EW_U(MaxOp, return maxScalar(b, loc, a[0], a[1]),
+           return arith::MaxUIOp::create(b, loc, a[0], a[1]));
+  MLC_EW_U(MinOp, return minScalar(b, loc, a[0], a[1]),
+           return arith::MinUIOp::create(b, loc, a[0], a[1]));
+  MLC_EW_U(ShiftLeftOp, return lowerShiftLeft(b, loc, a),
+           return lowerShiftLeft(b, loc, a));
+  MLC_EW_U(ShiftRightOp, return lowerShiftRightSigned(b, loc, a),
+           return lowerShiftRightUnsigned(b, loc, a));
+#undef MLC_EW_U
   MLC_EW(NegOp, return lowerNeg(b, loc, a));
   MLC_EW(AbsOp, return lowerAbs(b, loc, a));
   MLC_EW(ReluOp, return maxScalar(b, loc, a[0], zeroLike(b, loc, a[0])));
@@ -425,8 +550,11 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwisePattern<GeluOp>>(ctx, [](GeluOp op) -> ScalarFn {
     return op.getTanhApproximation() ? lowerGeluTanh : lowerGeluErf;
   });
-  patterns.add<ElementwisePattern<ModOp>>(ctx, [](ModOp op) -> ScalarFn {
-    return op.getFmod() ? lowerFmod : lowerFloorMod;
-  });
+  patterns.add<ElementwisePattern<ModOp>>(
+      ctx,
+      [](ModOp op) -> ScalarFn {
+        return op.getFmod() ? lowerFmod : lowerFloorMod;
+      },
+      lowerModUnsigned);
   patterns.add<ComparePattern, CastPattern>(ctx);
 }

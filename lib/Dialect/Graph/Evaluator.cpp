@@ -388,6 +388,15 @@ FailureOr<HostTensor> mlc::graph::evaluateOp(Operation *op,
       return failure();
     return std::move(results->front());
   }
+  // Unsigned arithmetic is the kernels' alone: the evaluator's numeric ops
+  // are signed (ui8 flows only through casts, layout and quantization ops).
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, ModOp, CompareOp,
+          ShiftLeftOp, ShiftRightOp>(op) &&
+      llvm::any_of(operands, [](const HostTensor &t) {
+        return t.getKind() == ElementKind::U8;
+      }))
+    return fail(error,
+                "cannot evaluate " + opName(op) + " on unsigned integers");
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType || !resultType.hasStaticShape() ||
       !getElementKind(resultType.getElementType()))

@@ -199,10 +199,13 @@ struct RemoveIdentitySlice : OpRewritePattern<SliceOp> {
 
 /// Whether every value of `from` converts to `to` exactly (so converting
 /// back, or on to a third type, gives what converting directly would):
-/// bool to anything (0/1), i32 to i64 (sign extension). i32 -> f32,
-/// i64 -> i32 and f32 -> int lose values.
+/// bool to anything (0/1), i32 to i64 (sign extension), ui32 to i64 or
+/// ui64 (zero extension). i32 -> f32, i64 -> i32, i32 -> ui64 (to f32 it
+/// would give 2^64 - 1 for -1) and f32 -> int lose values.
 bool isExactConversion(Type from, Type to) {
-  return from.isInteger(1) || (from.isInteger(32) && to.isInteger(64));
+  return from.isInteger(1) ||
+         (from.isInteger(32) && to.isInteger(64) &&
+          (from.isUnsignedInteger() || to.isSignlessInteger()));
 }
 
 /// cast(x, T) with x of element type T -> x;

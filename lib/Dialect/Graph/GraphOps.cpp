@@ -123,6 +123,8 @@ GRAPH_BINARY_INFER(MinOp)
 GRAPH_BINARY_INFER(AndOp)
 GRAPH_BINARY_INFER(OrOp)
 GRAPH_BINARY_INFER(XorOp)
+GRAPH_BINARY_INFER(ShiftLeftOp)
+GRAPH_BINARY_INFER(ShiftRightOp)
 #undef GRAPH_BINARY_INFER
 
 #define GRAPH_SAME_INFER(OP)                                                   \
@@ -217,13 +219,15 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *,
       failed(requireAttr(loc, to, "to")))
     return failure();
   Type elt = to.getValue();
+  auto isInt = [&](unsigned width) {
+    return elt.isSignlessInteger(width) || elt.isUnsignedInteger(width);
+  };
   if (!elt.isF32() && !elt.isF64() && !elt.isF16() && !elt.isBF16() &&
-      !elt.isSignlessInteger(64) && !elt.isSignlessInteger(32) &&
-      !elt.isSignlessInteger(16) && !elt.isSignlessInteger(8) &&
-      !elt.isUnsignedInteger(8) && !elt.isSignlessInteger(1))
+      !isInt(64) && !isInt(32) && !isInt(16) && !isInt(8) &&
+      !elt.isSignlessInteger(1))
     return fail(loc, "cannot cast to " + typeStr(elt) +
                          ": supported element types are f32, f64, f16, bf16, "
-                         "i64, i32, i16, i8, ui8, i1");
+                         "i64, i32, i16, i8, ui64, ui32, ui16, ui8, i1");
   results.push_back(types[0].clone(elt));
   return success();
 }

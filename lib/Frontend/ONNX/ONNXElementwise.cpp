@@ -66,6 +66,18 @@ LogicalResult convertMod(N &n) {
                                      {n.boolAttr("fmod", fmod != 0)}));
 }
 
+LogicalResult convertBitShift(N &n) {
+  MLC_TRY(direction, n.getString("direction"));
+  Value x = n.input(0), y = n.input(1);
+  if (direction == "LEFT")
+    return out(n, binary<graph::ShiftLeftOp>(n, x, y));
+  if (direction == "RIGHT")
+    return out(n, binary<graph::ShiftRightOp>(n, x, y));
+  return n.error() << "direction must be \"LEFT\" or \"RIGHT\", got \""
+                   << direction << "\"",
+         failure();
+}
+
 /// Comparison; bools compare as i32 (graph.compare is numeric).
 FailureOr<Value> compareInputs(N &n, Pred pred) {
   Value a = n.input(0), b = n.input(1);
@@ -303,6 +315,8 @@ const OpConverter kConverters[] = {
      "integer division truncates; x/0 is 0 for integers"},
     {"Pow", 1, kMax, 2, "", convertPow, "mixed int/float operands"},
     {"Mod", 10, kMax, 2, "fmod", convertMod, ""},
+    {"BitShift", 11, kMax, 2, "direction", convertBitShift,
+     "amounts of the bit width or more give 0"},
     {"Max", 6, kMax, 1, "", convertVariadic<graph::MaxOp>, ""},
     {"Min", 6, kMax, 1, "", convertVariadic<graph::MinOp>, ""},
     {"Mean", 6, kMax, 1, "", convertMean, "float"},

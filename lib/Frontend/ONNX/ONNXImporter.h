@@ -38,13 +38,16 @@ struct OpConverter {
   const char *attributes; // comma separated
   ConvertFn convert;
   const char *limits;
+  /// The operator's domain; "" is ai.onnx, whose opsets the others' ranges
+  /// are not.
+  const char *domain = "";
 };
 
 llvm::ArrayRef<OpConverter> getONNXConverters();
 
 /// The MLIR element type of an ONNX TensorProto data type; null for types
-/// graph tensors cannot hold (unsigned integers but uint8, strings,
-/// complex). UINT8 is ui8.
+/// graph tensors cannot hold (strings, complex). Unsigned integers are the
+/// builtin ui8 to ui64.
 mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t onnxType);
 
 /// "[1, 3, 224, 224]", for messages.

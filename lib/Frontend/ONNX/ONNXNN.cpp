@@ -444,6 +444,18 @@ LogicalResult convertPool(N &n, bool isMax) {
   if (n.wantsOutput(1))
     return n.unsupported("Indices output");
   size_t d = rank - 2;
+  // Integers up to 16 bits (MaxPool's int8/uint8) pool exactly in f32.
+  Type intType = N::elementTypeOf(x);
+  if (!isa<IntegerType>(intType))
+    intType = {};
+  if (intType) {
+    if (!isMax || intType.getIntOrFloatBitWidth() > 16)
+      return n.unsupported(Twine(isMax ? "max" : "average") + " pooling of " +
+                           Twine(intType.getIntOrFloatBitWidth()) +
+                           "-bit integers");
+    MLC_TRY(xf, castTo(n, x, n.b.getF32Type()));
+    x = xf;
+  }
   MLC_TRY(win, windowAttrs(n, d, std::nullopt));
   MLC_TRY(ceilMode, n.getInt("ceil_mode", 0));
   MLC_TRY(storage, n.getInt("storage_order", 0));
@@ -487,7 +499,12 @@ LogicalResult convertPool(N &n, bool isMax) {
     attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
   FailureOr<Value> pooled = isMax ? n.emit<graph::MaxPool2DOp>({x}, attrs)
                                   : n.emit<graph::AvgPool2DOp>({x}, attrs);
-  MLC_TRY(y, pooled);
+  MLC_TRY(yf, pooled);
+  Value y = yf;
+  if (intType) {
+    MLC_TRY(yi, castTo(n, y, intType));
+    y = yi;
+  }
   if (d == 1) {
     ArrayRef<int64_t> s = N::shapeOf(y);
     return out(n, reshape(n, y, {s[0], s[1], s[3]}));
@@ -530,7 +547,8 @@ const OpConverter kConverters[] = {
      "contraction, else a convolution of the dilated input"},
     {"MaxPool", 1, kMax, 1,
      "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
-     convertMaxPool, "1-D and 2-D; no Indices output"},
+     convertMaxPool,
+     "1-D and 2-D; integers of up to 16 bits; no Indices output"},
     {"AveragePool", 1, kMax, 1,
      "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides",
      convertAveragePool, "1-D and 2-D"},

@@ -118,18 +118,24 @@ LogicalResult NodeContext::checkOperands(StringRef opName,
   for (auto [i, v] : llvm::enumerate(operands))
     if (!v)
       return error() << "missing input for operand #" << i << " of " << opName;
-  // uint8 is for quantized values: only these graph ops take it.
-  static constexpr llvm::StringLiteral takesU8[] = {
-      "graph.quantize",      "graph.dequantize", "graph.cast",
-      "graph.reshape",       "graph.transpose",  "graph.matmul_integer",
+  // Unsigned integers: only these graph ops take them (with unsigned
+  // semantics where it matters); the rest would need an unsigned form.
+  static constexpr llvm::StringLiteral takesUnsigned[] = {
+      "graph.quantize",      "graph.dequantize",  "graph.cast",
+      "graph.reshape",       "graph.transpose",   "graph.slice",
+      "graph.pad",           "graph.add",         "graph.sub",
+      "graph.mul",           "graph.div",         "graph.mod",
+      "graph.max",           "graph.min",         "graph.compare",
+      "graph.shift_left",    "graph.shift_right", "graph.matmul_integer",
       "graph.conv2d_integer"};
-  if (!llvm::is_contained(takesU8, opName))
+  if (!llvm::is_contained(takesUnsigned, opName))
     for (Value v : operands)
-      if (elementTypeOf(v).isUnsignedInteger())
+      if (auto t = dyn_cast<IntegerType>(elementTypeOf(v)); t && t.isUnsigned())
         return unsupported(
-            "dtype UINT8 (uint8 tensors are only quantized values here: "
-            "(de)quantization, integer contractions, casts, reshapes and "
-            "transposes take them)");
+            "dtype UINT" + Twine(t.getWidth()) +
+            " (unsigned integers go through casts, layout ops, "
+            "add/sub/mul/div/mod, max/min, comparisons, shifts and the "
+            "quantized ops)");
   return success();
 }
 

@@ -5,9 +5,9 @@
 // are decomposed. The converters live by family in ONNXElementwise.cpp,
 // ONNXNN.cpp, ONNXNormalization.cpp, ONNXReduction.cpp, ONNXTensor.cpp,
 // ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp and
-// ONNXQuantization.cpp,
-// each with its rows of the table; this file joins them. The table is also the
-// source of docs/supported-ops.md (mlc-compile --list-onnx-ops).
+// ONNXQuantization.cpp (and ONNXTraining.cpp, the ai.onnx.preview.training
+// domain), each with its rows of the table; this file joins them. The table is
+// also the source of docs/supported-ops.md (mlc-compile --list-onnx-ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,7 @@ ArrayRef<OpConverter> getIndexingConverters();
 ArrayRef<OpConverter> getResizeConverters();
 ArrayRef<OpConverter> getRecurrentConverters();
 ArrayRef<OpConverter> getQuantizationConverters();
+ArrayRef<OpConverter> getTrainingConverters();
 
 ArrayRef<OpConverter> getONNXConverters() {
   static const std::vector<OpConverter> all = [] {
@@ -36,7 +37,8 @@ ArrayRef<OpConverter> getONNXConverters() {
           getNormalizationConverters(), getReductionConverters(),
           getTensorConverters(), getConstantConverters(),
           getIndexingConverters(), getResizeConverters(),
-          getRecurrentConverters(), getQuantizationConverters()})
+          getRecurrentConverters(), getQuantizationConverters(),
+          getTrainingConverters()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -64,9 +64,14 @@ typedef enum mlc_dtype {
   MLC_I32 = 6,
   MLC_I64 = 7,
   MLC_U8 = 8,
-  MLC_BOOL = 9, /* one byte per element, 0 or 1 */
-  MLC_BF16 = 10 /* bfloat16: the upper 16 bits of an IEEE f32 */
+  MLC_BOOL = 9,  /* one byte per element, 0 or 1 */
+  MLC_BF16 = 10, /* bfloat16: the upper 16 bits of an IEEE f32 */
+  MLC_U16 = 11,
+  MLC_U32 = 12,
+  MLC_U64 = 13
 } mlc_dtype;
+/* The highest dtype value this header knows. */
+#define MLC_DTYPE_LAST MLC_U64
 
 typedef enum mlc_status {
   MLC_OK = 0,

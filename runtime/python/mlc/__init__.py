@@ -64,6 +64,9 @@ _DTYPES = {
     7: np.dtype(np.int64),
     8: np.dtype(np.uint8),
     9: np.dtype(np.bool_),
+    11: np.dtype(np.uint16),
+    12: np.dtype(np.uint32),
+    13: np.dtype(np.uint64),
 }
 # bf16 (MLC_BF16): float32 on the Python side, uint16 bits for the runtime.
 _BF16 = 10

@@ -70,8 +70,7 @@ func.func @dequantize_i32(%x: tensor<4xi32>, %s: tensor<f32>, %z: tensor<i32>) -
 // transposes of ui8 values become i8 ones.
 // CHECK-LABEL: func.func @u8_casts
 // CHECK-SAME: -> (tensor<2x3xf32>, tensor<2x3xi8>, tensor<3x2xi8>, tensor<6xi8>)
-// CHECK: arith.extui %{{.*}} : i8 to i64
-// CHECK: arith.sitofp %{{.*}} : i64 to f32
+// CHECK: arith.uitofp %{{.*}} : i8 to f32
 // CHECK: arith.fptosi %{{.*}} : f32 to i32
 // CHECK: arith.trunci %{{.*}} : i32 to i8
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<2x3xi8>) outs(%{{.*}} : tensor<3x2xi8>)

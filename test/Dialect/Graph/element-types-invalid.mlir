@@ -28,7 +28,7 @@ func.func @pad_i8_out_of_range(%a: tensor<2xi8>) -> tensor<4xi8> {
 // -----
 
 func.func @cast_to_f8(%a: tensor<2xf16>) -> tensor<2xf16> {
-  // expected-error @+2 {{cannot cast to f8E4M3FN: supported element types are f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1}}
+  // expected-error @+2 {{cannot cast to f8E4M3FN: supported element types are f32, f64, f16, bf16, i64, i32, i16, i8, ui64, ui32, ui16, ui8, i1}}
   // expected-error @+1 {{'graph.cast' op failed to infer returned types}}
   %0 = graph.cast %a {to = f8E4M3FN} : (tensor<2xf16>) -> tensor<2xf16>
   return %0 : tensor<2xf16>

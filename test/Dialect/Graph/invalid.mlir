@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @dynamic_operand(%a: tensor<?x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<?x3xf32>'}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 64-bit unsigned integer or 32-bit unsigned integer or 16-bit unsigned integer or 8-bit unsigned integer values, but got 'tensor<?x3xf32>'}}
   %0 = graph.add %a, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
@@ -28,7 +28,7 @@ func.func @dynamic_operand_unary(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
 // -----
 
 func.func @unranked_operand(%a: tensor<*xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'graph.transpose' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer or 8-bit unsigned integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'graph.transpose' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer or 64-bit unsigned integer or 32-bit unsigned integer or 16-bit unsigned integer or 8-bit unsigned integer values, but got 'tensor<*xf32>'}}
   %0 = graph.transpose %a {perm = array<i64: 0>} : (tensor<*xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
@@ -55,10 +55,10 @@ func.func @dynamic_result(%a: tensor<2x3xf32>) -> tensor<?x3xf32> {
 
 // -----
 
-func.func @constant_ui16() -> tensor<2xui16> {
-  // expected-error @+1 {{'graph.constant' op result #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer or 8-bit unsigned integer values, but got 'tensor<2xui16>'}}
-  %0 = graph.constant dense<1> : tensor<2xui16>
-  return %0 : tensor<2xui16>
+func.func @constant_si16() -> tensor<2xsi16> {
+  // expected-error @+1 {{'graph.constant' op result #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 1-bit signless integer or 64-bit unsigned integer or 32-bit unsigned integer or 16-bit unsigned integer or 8-bit unsigned integer values, but got 'tensor<2xsi16>'}}
+  %0 = graph.constant dense<1> : tensor<2xsi16>
+  return %0 : tensor<2xsi16>
 }
 
 // -----
@@ -103,7 +103,7 @@ func.func @add_not_broadcastable(%a: tensor<2x3xf32>, %b: tensor<4xf32>) -> tens
 // -----
 
 func.func @add_i1(%a: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 64-bit unsigned integer or 32-bit unsigned integer or 16-bit unsigned integer or 8-bit unsigned integer values, but got 'tensor<2xi1>'}}
   %0 = graph.add %a, %a : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -366,10 +366,10 @@ func.func @select_wrong_result(%c: tensor<2x1xi1>, %a: tensor<3xf32>) -> tensor<
 
 // -----
 
-func.func @cast_to_ui16(%a: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+2 {{cannot cast to ui16: supported element types are f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1}}
+func.func @cast_to_si16(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+2 {{cannot cast to si16: supported element types are f32, f64, f16, bf16, i64, i32, i16, i8, ui64, ui32, ui16, ui8, i1}}
   // expected-error @+1 {{'graph.cast' op failed to infer returned types}}
-  %0 = graph.cast %a {to = ui16} : (tensor<2xf32>) -> tensor<2xf32>
+  %0 = graph.cast %a {to = si16} : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 
@@ -1242,7 +1242,7 @@ func.func @mod_mixed(%a: tensor<2xi32>, %b: tensor<2xi64>) -> tensor<2xi32> {
 // -----
 
 func.func @mod_bool(%a: tensor<2xi1>, %b: tensor<2xi1>) -> tensor<2xi1> {
-  // expected-error @+1 {{'graph.mod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<2xi1>'}}
+  // expected-error @+1 {{'graph.mod' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer or 64-bit unsigned integer or 32-bit unsigned integer or 16-bit unsigned integer or 8-bit unsigned integer values, but got 'tensor<2xi1>'}}
   %0 = graph.mod %a, %b {fmod = true} : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
   return %0 : tensor<2xi1>
 }
@@ -1409,4 +1409,29 @@ func.func @cumsum_bool(%x: tensor<3xi1>) -> tensor<3xi1> {
   // expected-error @+1 {{'graph.cumsum' op operand #0 must be statically shaped tensor of 32-bit float or 64-bit float or 16-bit float or bfloat16 type or 64-bit signless integer or 32-bit signless integer or 16-bit signless integer or 8-bit signless integer values, but got 'tensor<3xi1>'}}
   %0 = graph.cumsum %x {axis = 0 : i64, exclusive = false, reverse = false} : (tensor<3xi1>) -> tensor<3xi1>
   return %0 : tensor<3xi1>
+}
+
+// -----
+
+func.func @shift_float(%a: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'graph.shift_left' op operand #0 must be statically shaped tensor of}}
+  %0 = graph.shift_left %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @neg_unsigned(%a: tensor<2xui32>) -> tensor<2xui32> {
+  // expected-error @+1 {{'graph.neg' op operand #0 must be statically shaped tensor of}}
+  %0 = graph.neg %a : tensor<2xui32>
+  return %0 : tensor<2xui32>
+}
+
+// -----
+
+func.func @add_mixed_signedness(%a: tensor<2xui32>, %b: tensor<2xi32>) -> tensor<2xi32> {
+  // expected-error @+2 {{operands must have the same element type, got ui32 and i32}}
+  // expected-error @+1 {{'graph.add' op failed to infer returned types}}
+  %0 = graph.add %a, %b : (tensor<2xui32>, tensor<2xi32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
 }

@@ -44,9 +44,9 @@ func.func @zero_point_type(%x: tensor<3xui8>, %s: tensor<f32>, %z: tensor<i8>) -
 
 // -----
 
-func.func @u8_arith(%x: tensor<3xui8>) -> tensor<3xui8> {
-  // expected-error @+1 {{'graph.add' op operand #0 must be statically shaped tensor of}}
-  %0 = graph.add %x, %x : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+func.func @u8_neg(%x: tensor<3xui8>) -> tensor<3xui8> {
+  // expected-error @+1 {{'graph.neg' op operand #0 must be statically shaped tensor of}}
+  %0 = graph.neg %x : tensor<3xui8>
   return %0 : tensor<3xui8>
 }
 

@@ -369,6 +369,62 @@ TEST_CASE("importONNX refuses unknown operators and attributes",
           "'FusedGemm' (domain 'com.microsoft', opset 1) at node "
           "'FusedGemm_0'");
   }
+  SECTION("training-domain optimizers") {
+    pb::ModelProto m = makeModel(13);
+    auto *op = m.add_opset_import();
+    op->set_domain("ai.onnx.preview.training");
+    op->set_version(1);
+    auto *g = m.mutable_graph();
+    addInput(g, "r", pb::TensorProto::FLOAT, {});
+    addInput(g, "t", pb::TensorProto::INT64, {});
+    for (const char *name : {"x", "grad", "v"})
+      addInput(g, name, pb::TensorProto::FLOAT, {3});
+    pb::NodeProto *node = addNode(g, "Momentum", {"r", "t", "x", "grad", "v"},
+                                  {"x_new", "v_new"});
+    node->set_domain("ai.onnx.preview.training");
+    attrFloat(node, "alpha", 0.9f);
+    attrFloat(node, "beta", 0.1f);
+    attrFloat(node, "norm_coefficient", 0.0f);
+    addOutput(g, "x_new", pb::TensorProto::FLOAT, {3});
+    addOutput(g, "v_new", pb::TensorProto::FLOAT, {3});
+    SECTION("a mode it knows") {
+      attrString(node, "mode", "nesterov");
+      CHECK(importONNX(&ctx, writeModel("momentum.onnx", m)));
+      CHECK(diags.messages.empty());
+    }
+    SECTION("a mode it does not know") {
+      attrString(node, "mode", "heavy-ball");
+      CHECK_FALSE(importONNX(&ctx, writeModel("momentum-bad.onnx", m)));
+      REQUIRE(diags.messages.size() == 1);
+      CHECK(diags.messages[0] ==
+            "node 'Momentum_0' (Momentum): mode must be \"standard\" or "
+            "\"nesterov\", got \"heavy-ball\"");
+    }
+    SECTION("a state tensor missing") {
+      attrString(node, "mode", "standard");
+      node->mutable_input()->RemoveLast();
+      CHECK_FALSE(importONNX(&ctx, writeModel("momentum-short.onnx", m)));
+      REQUIRE(diags.messages.size() == 1);
+      CHECK(diags.messages[0] ==
+            "node 'Momentum_0' (Momentum): needs at least 5 inputs, input #4 "
+            "is missing");
+    }
+  }
+  SECTION("an ai.onnx operator name in another domain") {
+    pb::ModelProto m = makeModel(13);
+    auto *op = m.add_opset_import();
+    op->set_domain("ai.onnx.preview.training");
+    op->set_version(1);
+    auto *g = m.mutable_graph();
+    addInput(g, "x", pb::TensorProto::FLOAT, {2});
+    addNode(g, "Relu", {"x"}, {"y"})->set_domain("ai.onnx.preview.training");
+    addOutput(g, "y", pb::TensorProto::FLOAT, {2});
+    CHECK_FALSE(importONNX(&ctx, writeModel("relu-training.onnx", m)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] ==
+          "node 'Relu_0' (Relu): unsupported ONNX operator 'Relu' (domain "
+          "'ai.onnx.preview.training', opset 1) at node 'Relu_0'");
+  }
   SECTION("unknown attribute on a known operator") {
     pb::ModelProto m = makeModel(13);
     auto *g = m.mutable_graph();
@@ -440,13 +496,49 @@ TEST_CASE("importONNX reports graph structure errors where they are",
           "shapes: pass --input-shape x=2x1");
   }
   SECTION("an input of an unsupported element type") {
-    // Unsigned integers have no graph type.
+    // Complex numbers have no graph type.
+    addInput(g, "x", pb::TensorProto::COMPLEX64, {2});
+    addNode(g, "Relu", {"x"}, {"y"});
+    addOutput(g, "y", pb::TensorProto::COMPLEX64, {2});
+    CHECK_FALSE(importONNX(&ctx, writeModel("c64input.onnx", m)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] == "input 'x': has unsupported dtype COMPLEX64");
+  }
+  SECTION("unsigned integers where an op has no unsigned form") {
     addInput(g, "x", pb::TensorProto::UINT16, {2});
     addNode(g, "Relu", {"x"}, {"y"});
     addOutput(g, "y", pb::TensorProto::UINT16, {2});
-    CHECK_FALSE(importONNX(&ctx, writeModel("u16input.onnx", m)));
+    CHECK_FALSE(importONNX(&ctx, writeModel("u16relu.onnx", m)));
     REQUIRE(diags.messages.size() == 1);
-    CHECK(diags.messages[0] == "input 'x': has unsupported dtype UINT16");
+    CHECK(diags.messages[0] ==
+          "node 'Relu_0' (Relu): unsupported dtype UINT16 (unsigned "
+          "integers go through casts, layout ops, add/sub/mul/div/mod, "
+          "max/min, comparisons, shifts and the quantized ops) in ONNX "
+          "operator 'Relu' (opset 13) at node 'Relu_0'");
+  }
+  SECTION("unsigned integers in arithmetic and shifts") {
+    addInput(g, "x", pb::TensorProto::UINT32, {2});
+    addInput(g, "s", pb::TensorProto::UINT32, {2});
+    attrString(addNode(g, "BitShift", {"x", "s"}, {"t"}), "direction", "RIGHT");
+    addNode(g, "Div", {"t", "x"}, {"y"});
+    addOutput(g, "y", pb::TensorProto::UINT32, {2});
+    auto module = importONNX(&ctx, writeModel("u32.onnx", m));
+    REQUIRE(module);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    CHECK(text.find("graph.shift_right") != std::string::npos);
+    CHECK(text.find("(tensor<2xui32>, tensor<2xui32>) -> tensor<2xui32>") !=
+          std::string::npos);
+  }
+  SECTION("a BitShift without a direction it knows") {
+    addInput(g, "x", pb::TensorProto::UINT8, {2});
+    attrString(addNode(g, "BitShift", {"x", "x"}, {"y"}), "direction", "UP");
+    addOutput(g, "y", pb::TensorProto::UINT8, {2});
+    CHECK_FALSE(importONNX(&ctx, writeModel("shiftup.onnx", m)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] == "node 'BitShift_0' (BitShift): direction "
+                               "must be \"LEFT\" or \"RIGHT\", got \"UP\"");
   }
   SECTION("an output declared with another element type") {
     addInput(g, "x", pb::TensorProto::FLOAT, {2, 2});

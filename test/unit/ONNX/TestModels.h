@@ -126,6 +126,14 @@ inline void attrInts(pb::NodeProto *n, const std::string &name,
     a->add_ints(x);
 }
 
+inline void attrString(pb::NodeProto *n, const std::string &name,
+                       const std::string &v) {
+  auto *a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(pb::AttributeProto::STRING);
+  a->set_s(v);
+}
+
 inline void attrFloat(pb::NodeProto *n, const std::string &name, float v) {
   auto *a = n->add_attribute();
   a->set_name(name);

@@ -65,12 +65,15 @@ size_t elementSize(mlc_dtype dtype) {
   switch (dtype) {
   case MLC_F64:
   case MLC_I64:
+  case MLC_U64:
     return 8;
   case MLC_F32:
   case MLC_I32:
+  case MLC_U32:
     return 4;
   case MLC_F16:
   case MLC_I16:
+  case MLC_U16:
     return 2;
   case MLC_I8:
   case MLC_U8:
@@ -99,7 +102,8 @@ TEST_CASE("reads every supported dtype written by numpy", "[npy]") {
     mlc_dtype dtype;
   } cases[] = {{"f4", MLC_F32}, {"f8", MLC_F64}, {"f2", MLC_F16},
                {"i1", MLC_I8},  {"i2", MLC_I16}, {"i4", MLC_I32},
-               {"i8", MLC_I64}, {"u1", MLC_U8},  {"b1", MLC_BOOL}};
+               {"i8", MLC_I64}, {"u1", MLC_U8},  {"b1", MLC_BOOL},
+               {"u2", MLC_U16}, {"u4", MLC_U32}, {"u8", MLC_U64}};
   for (const Case &c : cases) {
     std::string path = dataFile(std::string("npy_") + c.kind + ".npy");
     INFO(path);
@@ -124,6 +128,26 @@ TEST_CASE("reads every supported dtype written by numpy", "[npy]") {
                            array.data.size(), written, error));
     CHECK(written == readBytes(path));
   }
+}
+
+TEST_CASE("unsigned elements keep their values", "[npy]") {
+  const uint64_t u64[] = {uint64_t(1) << 63, ~uint64_t(0), 7};
+  CHECK(npy::intValue(
+            MLC_U64,
+            npy::loadInt(MLC_U64, reinterpret_cast<const uint8_t *>(u64), 0)) ==
+        9223372036854775808.0);
+  CHECK(npy::intValue(
+            MLC_U64,
+            npy::loadInt(MLC_U64, reinterpret_cast<const uint8_t *>(u64), 1)) ==
+        18446744073709551615.0);
+  const uint32_t u32[] = {4000000000u};
+  CHECK(npy::loadInt(MLC_U32, reinterpret_cast<const uint8_t *>(u32), 0) ==
+        4000000000);
+  const uint16_t u16[] = {65535};
+  CHECK(npy::loadInt(MLC_U16, reinterpret_cast<const uint8_t *>(u16), 0) ==
+        65535);
+  // Signed types are unchanged by intValue.
+  CHECK(npy::intValue(MLC_I64, -3) == -3.0);
 }
 
 TEST_CASE("scalars, empty arrays and newer format versions", "[npy]") {
@@ -163,8 +187,9 @@ TEST_CASE("scalars, empty arrays and newer format versions", "[npy]") {
 TEST_CASE("round trip through files", "[npy]") {
   char dir[] = "/tmp/mlc-npy-test-XXXXXX";
   REQUIRE(mkdtemp(dir) != nullptr);
-  const mlc_dtype all[] = {MLC_F32, MLC_F64, MLC_F16, MLC_I8,  MLC_I16,
-                           MLC_I32, MLC_I64, MLC_U8,  MLC_BOOL};
+  const mlc_dtype all[] = {MLC_F32,  MLC_F64, MLC_F16, MLC_I8,
+                           MLC_I16,  MLC_I32, MLC_I64, MLC_U8,
+                           MLC_BOOL, MLC_U16, MLC_U32, MLC_U64};
   std::vector<std::vector<int64_t>> shapes = {{}, {0}, {7}, {2, 3, 4}};
   std::mt19937 rng(7);
   for (mlc_dtype dtype : all) {
@@ -219,7 +244,6 @@ TEST_CASE("unsupported files are rejected clearly", "[npy]") {
   } cases[] = {
       {"npy_fortran.npy", "Fortran-order arrays are not supported"},
       {"npy_bigendian.npy", "big-endian dtype '>f4' is not supported"},
-      {"npy_u4.npy", "unsupported dtype '<u4'"},
       {"npy_complex.npy", "unsupported dtype '<c8'"},
       {"does_not_exist.npy", "No such file or directory"},
       {"", "not a regular file"},

@@ -26,10 +26,12 @@
 using namespace runtimetest;
 
 TEST_CASE("dtype helpers", "[runtime]") {
-  const mlc_dtype all[] = {MLC_F32, MLC_F64, MLC_F16, MLC_I8,  MLC_I16,
-                           MLC_I32, MLC_I64, MLC_U8,  MLC_BOOL, MLC_BF16};
-  const size_t sizes[] = {4, 8, 2, 1, 2, 4, 8, 1, 1, 2};
-  for (size_t i = 0; i < 10; ++i) {
+  const mlc_dtype all[] = {MLC_F32, MLC_F64, MLC_F16, MLC_I8,   MLC_I16,
+                           MLC_I32, MLC_I64, MLC_U8,  MLC_BOOL, MLC_BF16,
+                           MLC_U16, MLC_U32, MLC_U64};
+  const size_t sizes[] = {4, 8, 2, 1, 2, 4, 8, 1, 1, 2, 2, 4, 8};
+  static_assert(std::size(all) == std::size(sizes));
+  for (size_t i = 0; i < std::size(all); ++i) {
     CHECK(mlc_dtype_size(all[i]) == sizes[i]);
     CHECK(mlc_dtype_from_name(mlc_dtype_name(all[i])) == all[i]);
   }
@@ -38,6 +40,13 @@ TEST_CASE("dtype helpers", "[runtime]") {
   // The enum values are ABI: new dtypes only ever append.
   CHECK(int(MLC_BOOL) == 9);
   CHECK(int(MLC_BF16) == 10);
+  CHECK(int(MLC_U16) == 11);
+  CHECK(int(MLC_U32) == 12);
+  CHECK(int(MLC_U64) == 13);
+  CHECK(int(MLC_DTYPE_LAST) == 13);
+  CHECK(std::string(mlc_dtype_name(MLC_U64)) == "u64");
+  CHECK(mlc_dtype_from_name("u32") == MLC_U32);
+  CHECK(mlc_dtype_from_name("uint32") == MLC_DTYPE_INVALID);
   CHECK(std::string(mlc_dtype_name(MLC_BF16)) == "bf16");
   CHECK(std::string(mlc_dtype_name(MLC_F64)) == "f64");
   CHECK(std::string(mlc_dtype_name(MLC_F16)) == "f16");
@@ -48,7 +57,7 @@ TEST_CASE("dtype helpers", "[runtime]") {
   CHECK(mlc_dtype_from_name("i8") == MLC_I8);
   CHECK(mlc_dtype_from_name("i16") == MLC_I16);
   CHECK(mlc_dtype_from_name("bfloat16") == MLC_DTYPE_INVALID);
-  CHECK(std::string(mlc_dtype_name(mlc_dtype(11))) == "invalid");
+  CHECK(std::string(mlc_dtype_name(mlc_dtype(14))) == "invalid");
   CHECK(std::string(mlc_dtype_name(MLC_DTYPE_INVALID)) == "invalid");
   CHECK(std::string(mlc_dtype_name(mlc_dtype(42))) == "invalid");
   CHECK(mlc_dtype_size(mlc_dtype(42)) == 0);

@@ -82,8 +82,9 @@ TEST_CASE("type strings and ONNX dtypes", "[tensorfile]") {
   CHECK(tensorio::dtypeForONNX(onnx::BFloat16) == MLC_BF16);
   CHECK(tensorio::dtypeForONNX(onnx::Bool) == MLC_BOOL);
   CHECK(tensorio::dtypeForONNX(onnx::Int64) == MLC_I64);
+  CHECK(tensorio::dtypeForONNX(onnx::UInt16) == MLC_U16);
+  CHECK(tensorio::dtypeForONNX(onnx::UInt64) == MLC_U64);
   // No runtime dtype: these are rejected when read.
-  CHECK(tensorio::dtypeForONNX(onnx::UInt16) == MLC_DTYPE_INVALID);
   CHECK(tensorio::dtypeForONNX(onnx::String) == MLC_DTYPE_INVALID);
 }
 
@@ -176,7 +177,7 @@ TEST_CASE("ONNX TensorProto files", "[tensorfile]") {
   CHECK(memcmp(array.data.data(), bits, sizeof(bits)) == 0);
   CHECK_FALSE(
       tensorio::readTensorFor(path, "input 'x'", MLC_I16, {2}, array, error));
-  CHECK(error == path + ": unsupported tensor type UINT16");
+  CHECK(error == "input 'x' is i16 [2] but '" + path + "' holds u16 [2]");
 
   // Malformed: not a protobuf, or elements that do not match the dims.
   path = dir.file("garbage.pb");

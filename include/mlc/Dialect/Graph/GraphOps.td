@@ -23,12 +23,21 @@ def Graph_FloatTensor : StaticShapeTensorOf<[F32, F64, F16, BF16]>;
 def Graph_NumericTensor
     : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8]>;
 def Graph_BoolTensor : StaticShapeTensorOf<[I1]>;
-// Quantized values: int8 or uint8 (builtin ui8, the only unsigned type
-// graph ops take). convert-graph-to-linalg makes them signless.
+// Quantized values: int8 or uint8 (builtin ui8). convert-graph-to-linalg
+// makes unsigned types signless once each op has chosen its unsigned
+// arithmetic.
 def Graph_QuantTensor : StaticShapeTensorOf<[I8, UI8]>;
+// Numbers with unsigned integers too (builtin ui8 to ui64): the ops that
+// take them have unsigned semantics for them (compare, div, mod, max, min,
+// shifts).
+def Graph_ArithTensor : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32,
+                                             I16, I8, UI64, UI32, UI16, UI8]>;
+def Graph_IntegerTensor
+    : StaticShapeTensorOf<[I64, I32, I16, I8, UI64, UI32, UI16, UI8]>;
 // Anything a graph value may be: constants, fusion groups.
 def Graph_AnyTensor
-    : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8, I1, UI8]>;
+    : StaticShapeTensorOf<[F32, F64, F16, BF16, I64, I32, I16, I8, I1, UI64,
+                           UI32, UI16, UI8]>;
 def Graph_IndexTensor : StaticShapeTensorOf<[I64, I32]>;
 
 //===----------------------------------------------------------------------===//
@@ -83,10 +92,10 @@ def Graph_ConstantOp : Graph_Op<"constant", [ConstantLike]> {
 
 // Identity operands and splat constants: GraphCanonicalize.cpp.
 let hasCanonicalizer = 1 in {
-def Graph_AddOp : Graph_BinaryOp<"add", Graph_NumericTensor, "addition">;
-def Graph_SubOp : Graph_BinaryOp<"sub", Graph_NumericTensor, "subtraction">;
-def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor, "multiplication">;
-def Graph_DivOp : Graph_BinaryOp<"div", Graph_NumericTensor,
+def Graph_AddOp : Graph_BinaryOp<"add", Graph_ArithTensor, "addition">;
+def Graph_SubOp : Graph_BinaryOp<"sub", Graph_ArithTensor, "subtraction">;
+def Graph_MulOp : Graph_BinaryOp<"mul", Graph_ArithTensor, "multiplication">;
+def Graph_DivOp : Graph_BinaryOp<"div", Graph_ArithTensor,
                                  "division (integers truncate toward zero)">;
 def Graph_PowOp : Graph_BinaryOp<"pow", Graph_NumericTensor, "power"> {
   let description = [{
@@ -96,9 +105,9 @@ def Graph_PowOp : Graph_BinaryOp<"pow", Graph_NumericTensor, "power"> {
     the exponent's parity); numpy rejects negative integer exponents.
   }];
 }
-def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor,
+def Graph_MaxOp : Graph_BinaryOp<"max", Graph_ArithTensor,
                                  "maximum (NaN propagates)">;
-def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor,
+def Graph_MinOp : Graph_BinaryOp<"min", Graph_ArithTensor,
                                  "minimum (NaN propagates)">;
 } // hasCanonicalizer
 
@@ -164,15 +173,25 @@ def Graph_ModOp : Graph_Op<"mod", [Graph_BroadcastingElementwise]> {
     `fmod = true`: the remainder of truncated division, which has the sign
     of the dividend, as C's `fmod`: `fmod(-7, 2) = -1`; on f32 it is libm's
     `fmodf` (exact; NaN for a zero divisor or an infinite dividend).
+    Unsigned integers: the remainder, in both modes.
     Integer `x mod 0` is 0 in both modes (as integer `div` defines
     `x / 0 = 0`) and `x mod -1` is 0, so bad data cannot trap.
   }];
-  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
+  let arguments = (ins Graph_ArithTensor:$lhs, Graph_ArithTensor:$rhs,
                        BoolAttr:$fmod);
-  let results = (outs Graph_NumericTensor:$result);
+  let results = (outs Graph_ArithTensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
+
+// Bit shifts of integers: `y` counts bits (read as unsigned). Unsigned
+// values shift in zeros; signed ones shift right arithmetically. Amounts of
+// the bit width or more give 0 (-1 for negative signed values shifted
+// right), where LLVM's shifts would be poison.
+def Graph_ShiftLeftOp : Graph_BinaryOp<"shift_left", Graph_IntegerTensor,
+                                       "x << y", [Graph_NonDifferentiable]>;
+def Graph_ShiftRightOp : Graph_BinaryOp<"shift_right", Graph_IntegerTensor,
+                                        "x >> y", [Graph_NonDifferentiable]>;
 
 // Logical ops on bool (i1) tensors.
 def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "logical and",
@@ -195,7 +214,7 @@ def Graph_GeluOp : Graph_Op<"gelu", [Graph_BroadcastingElementwise, Graph_HasVJP
 def Graph_CompareOp : Graph_Op<"compare", [Graph_BroadcastingElementwise, Graph_NonDifferentiable]> {
   let summary = "elementwise comparison with broadcasting, bool result";
   let arguments = (ins Graph_ComparePredicate:$predicate,
-                       Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+                       Graph_ArithTensor:$lhs, Graph_ArithTensor:$rhs);
   let results = (outs Graph_BoolTensor:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
                        "functional-type(operands, results)";
@@ -215,11 +234,12 @@ def Graph_SelectOp : Graph_Op<"select", [Graph_BroadcastingElementwise, Graph_Ha
 def Graph_CastOp : Graph_Op<"cast", [Graph_BroadcastingElementwise, Graph_HasVJP]> {
   let summary = "element type conversion";
   let description = [{
-    Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1.
-    float -> int truncates toward zero (NaN and out-of-range values are
-    undefined); float -> float and int -> float round to nearest even
-    (f64 -> f16/bf16 rounds once, correctly); int -> int sign-extends or
-    wraps (ui8 zero-extends); float -> i8/ui8 goes through i32 and wraps;
+    Between any two of f32, f64, f16, bf16, i64, i32, i16, i8, ui64, ui32,
+    ui16, ui8, i1. float -> int truncates toward zero (NaN and out-of-range
+    values are undefined); float -> float and int -> float round to nearest
+    even (f64 -> f16/bf16 rounds once, correctly); int -> int sign-extends
+    (unsigned types zero-extend) or wraps; float -> 8- and 16-bit integers
+    goes through i32 and wraps, float -> ui32/ui64 through i64 and ui64;
     anything -> i1 is `x != 0`; i1 -> number gives 0 or 1.
   }];
   let arguments = (ins Graph_AnyTensor:$input, TypeAttr:$to);

@@ -18,10 +18,11 @@ def save(name, array, version=None):
 
 
 base = np.arange(6).reshape(2, 3)
-for descr in ["<f4", "<f8", "<f2", "|i1", "<i2", "<i4", "<i8", "|u1", "|b1"]:
+for descr in ["<f4", "<f8", "<f2", "|i1", "<i2", "<i4", "<i8", "|u1", "|b1",
+              "<u2", "<u4", "<u8"]:
     kind = descr[1:]
     values = base % 2 == 1 if kind == "b1" else base * 3 - 4
-    if kind == "u1":
+    if kind[0] == "u":
         values = base * 40
     if kind[0] == "f":
         values = base * 0.5 - 1.25
@@ -32,7 +33,6 @@ save("npy_v2.npy", np.arange(4, dtype="<f4"), version=(2, 0))
 save("npy_v3.npy", np.arange(4, dtype="<f4"), version=(3, 0))
 save("npy_fortran.npy", np.asfortranarray(base.astype("<f4")))
 save("npy_bigendian.npy", base.astype(">f4"))
-save("npy_u4.npy", base.astype("<u4"))
 save("npy_complex.npy", base.astype("<c8"))
 
 a = (np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5).astype(np.float32)
