@@ -3,13 +3,17 @@
 // The runtime needs the names, dtypes and shapes of the model's inputs and
 // outputs. They are read here, at tensor level, because bufferization and
 // the LLVM lowering later rewrite the entry function's signature. It also
-// marks the inputs read-only for bufferization.
+// marks the inputs read-only for bufferization, and gives zero-size inputs
+// and outputs the type tensor<0xT>: their pointers are never read or
+// written, and the bare-pointer calling convention refuses memrefs with a
+// zero dim after the first (memref<3x0x5xf32>).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlc/Backend/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 namespace mlc {
@@ -119,6 +123,50 @@ struct RecordModelSignature
     for (unsigned i = 0; i < func.getNumArguments(); ++i)
       func.setArgAttr(i, "bufferization.writable",
                       BoolAttr::get(&getContext(), false));
+    flattenZeroSizeIO(func);
+  }
+
+  static bool isZeroSize(Type type) {
+    auto t = dyn_cast<RankedTensorType>(type);
+    return t && t.getNumElements() == 0 && t.getShape() != ArrayRef<int64_t>{0};
+  }
+  static RankedTensorType flat(Type type) {
+    return RankedTensorType::get({0},
+                                 cast<RankedTensorType>(type).getElementType());
+  }
+
+  /// A zero-size value has one possible content: reads of such an input
+  /// become a tensor.empty of its type, and such an output returns an
+  /// empty tensor<0xT>.
+  void flattenZeroSizeIO(func::FuncOp func) {
+    if (func.isExternal())
+      return;
+    OpBuilder b(func.getBody());
+    for (BlockArgument arg : func.getArguments()) {
+      if (!isZeroSize(arg.getType()))
+        continue;
+      if (!arg.use_empty()) {
+        auto type = cast<RankedTensorType>(arg.getType());
+        Value empty = tensor::EmptyOp::create(b, arg.getLoc(), type.getShape(),
+                                              type.getElementType());
+        arg.replaceAllUsesWith(empty);
+      }
+      arg.setType(flat(arg.getType()));
+    }
+    func.walk([&](func::ReturnOp ret) {
+      b.setInsertionPoint(ret);
+      for (OpOperand &operand : ret->getOpOperands())
+        if (isZeroSize(operand.get().getType()))
+          operand.set(tensor::EmptyOp::create(
+              b, ret.getLoc(), ArrayRef<int64_t>{0},
+              flat(operand.get().getType()).getElementType()));
+    });
+    SmallVector<Type> results =
+        llvm::map_to_vector(func.getResultTypes(), [](Type t) {
+          return isZeroSize(t) ? Type(flat(t)) : t;
+        });
+    func.setType(FunctionType::get(func.getContext(),
+                                   func.getBody().getArgumentTypes(), results));
   }
 };
 } // namespace

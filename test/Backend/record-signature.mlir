@@ -2,7 +2,8 @@
 // ("in") and result ("out"): "<kind> <dtype> [<dims>] <name>\n", with names
 // from mlc.name attributes or input<i>/output<i>, and i1 spelled "bool".
 // It also marks the entry's inputs bufferization.writable = false (they are
-// the caller's buffers).
+// the caller's buffers), and gives zero-size inputs and outputs the type
+// tensor<0xT>.
 // RUN: mlc-opt %s --split-input-file --mlc-record-model-signature -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: module attributes
@@ -117,4 +118,21 @@ func.func @main(%w: tensor<3xf32> {mlc.kind = "weight"}) {
 func.func @main() -> (tensor<f32> {mlc.kind = "param"}) {
   %0 = arith.constant dense<1.0> : tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+// Zero-size inputs and outputs keep their shapes in the signature; the
+// function takes and returns tensor<0xT> (its pointers are never used), a
+// read of such an input becomes a tensor.empty of its type.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: {mlc.signature = "in f32 [3,0,5] x\0Ain i64 [2] k\0Aout f32 [3,0,5] y\0Aout i64 [2] z\0A"}
+// CHECK: func.func @main(%[[X:.*]]: tensor<0xf32> {{.*}}, %[[K:.*]]: tensor<2xi64> {{.*}}) -> (tensor<0xf32> {mlc.name = "y"}, tensor<2xi64> {mlc.name = "z"})
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<3x0x5xf32>
+// CHECK: graph.relu %[[E]]
+// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK: return %[[OUT]], %[[K]] : tensor<0xf32>, tensor<2xi64>
+func.func @main(%x: tensor<3x0x5xf32> {mlc.name = "x"}, %k: tensor<2xi64> {mlc.name = "k"}) -> (tensor<3x0x5xf32> {mlc.name = "y"}, tensor<2xi64> {mlc.name = "z"}) {
+  %0 = graph.relu %x : tensor<3x0x5xf32>
+  return %0, %k : tensor<3x0x5xf32>, tensor<2xi64>
 }

@@ -392,7 +392,34 @@ def make_upconv():
     return UpConv(), (2, 5, 12, 10)
 
 
+class Pool3D(nn.Module):
+    """3-D pooling (volumes, video clips): MaxPool3d with padding, unequal
+    strides, dilation and ceil_mode, AvgPool3d with padding counted and not
+    counted, between two Conv2d of the depth slices (so the volume comes
+    from a 2-D network's features)."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        n, c, d, h, w = x.shape
+        f = F.relu(self.c(x.transpose(1, 2).reshape(n * d, c, h, w)))
+        v = f.reshape(n, d, 4, h, w).transpose(1, 2)
+        a = F.max_pool3d(v, (3, 2, 3), stride=(2, 1, 2), padding=(1, 0, 1))
+        b = F.max_pool3d(v, 2, stride=2, dilation=(1, 2, 1), ceil_mode=True)
+        m = F.avg_pool3d(v, 3, stride=(1, 2, 2), padding=1,
+                         count_include_pad=False)
+        e = F.avg_pool3d(v, (2, 3, 3), stride=2, padding=(1, 1, 0))
+        return torch.cat([t.flatten(1) for t in (a, b, m, e)], 1)
+
+
+def make_pool3d():
+    return Pool3D(), (2, 3, 7, 9, 10)
+
+
 MODELS = {
+    "pool3d": make_pool3d,
     "interpolate": make_interpolate,
     "upconv": make_upconv,
     "mobilenet_v2": make_mobilenet_v2,
@@ -413,6 +440,7 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "pool3d": {"MaxPool", "AveragePool", "Conv", "Concat"},
     "interpolate": {"Resize", "Concat"},
     "upconv": {"ConvTranspose", "Concat", "MaxPool"},
     "resnet18": {"Conv", "BatchNormalization", "Relu", "MaxPool", "Add", "GlobalAveragePool",

@@ -14,8 +14,13 @@ def RecordModelSignature : Pass<"mlc-record-model-signature", "mlir::ModuleOp"> 
     signature text (see runtime/include/mlc/model_abi.h) as the module
     attribute `mlc.signature`, before bufferization rewrites the signature.
     Also marks the inputs `bufferization.writable = false`: they are the
-    caller's buffers and must never be written in place.
+    caller's buffers and must never be written in place. Zero-size inputs
+    and outputs become `tensor<0xT>` (a read of such an input a
+    `tensor.empty` of its type): the runtime never touches their pointers,
+    and the bare-pointer calling convention refuses memrefs with a zero dim
+    after the first.
   }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
   let options = [
     Option<"entry", "entry", "std::string", "\"main\"",
            "Name of the model's entry function">

@@ -32,7 +32,29 @@ FailureOr<Value> select(N &n, Value c, Value a, Value b) {
 FailureOr<Value> concat(N &n, ValueRange xs, int64_t axis) {
   if (xs.size() == 1)
     return Value(xs[0]);
-  return n.emit<graph::ConcatOp>(xs, {n.i64Attr("axis", axis)});
+  // Pieces empty along `axis` add nothing: dropped once the shapes are
+  // known to agree elsewhere (otherwise graph.concat reports them).
+  auto agrees = [&](Value x) {
+    ArrayRef<int64_t> s = N::shapeOf(x), s0 = N::shapeOf(xs[0]);
+    if (N::elementTypeOf(x) != N::elementTypeOf(xs[0]) || s.size() != s0.size())
+      return false;
+    for (size_t d = 0; d < s.size(); ++d)
+      if (int64_t(d) != axis && s[d] != s0[d])
+        return false;
+    return true;
+  };
+  SmallVector<Value> pieces(xs.begin(), xs.end());
+  if (llvm::all_of(xs, agrees)) {
+    llvm::erase_if(pieces,
+                   [&](Value x) { return N::shapeOf(x)[axis] == 0; });
+    if (pieces.empty()) {
+      SmallVector<int64_t> shape(N::shapeOf(xs[0]));
+      return n.empty(shape, N::elementTypeOf(xs[0]));
+    }
+    if (pieces.size() == 1)
+      return pieces[0];
+  }
+  return n.emit<graph::ConcatOp>(pieces, {n.i64Attr("axis", axis)});
 }
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,

@@ -34,7 +34,7 @@ LogicalResult convertShape(N &n) {
   end = std::clamp<int64_t>(end, start, rank);
   SmallVector<int64_t> v(shape.begin() + start, shape.begin() + end);
   if (v.empty())
-    return n.unsupported("zero-size result");
+    return out(n, n.empty({0}, n.b.getI64Type()));
   n.setOutput(0, n.i64Constant(v, {int64_t(v.size())}));
   return success();
 }
@@ -69,9 +69,15 @@ FailureOr<Value> splatFromAttr(N &n, const onnx::Tensor *t,
 LogicalResult convertConstantOfShape(N &n) {
   MLC_TRY(shape, n.constantInts(0, "shape"));
   for (int64_t d : shape)
-    if (d <= 0)
-      return n.unsupported("zero-size result");
+    if (d < 0)
+      return n.error() << "shape has a negative dimension " << d, failure();
   const onnx::Attribute *a = n.getAttr("value");
+  if (llvm::is_contained(shape, 0)) {
+    Type elt = a ? onnxElementType(n.ctx, a->t.dataType) : n.b.getF32Type();
+    if (!elt)
+      return n.unsupported("dtype " + onnx::dataTypeName(a->t.dataType));
+    return out(n, n.empty(shape, elt));
+  }
   return out(n, splatFromAttr(n, a ? &a->t : nullptr, shape));
 }
 
@@ -87,7 +93,7 @@ LogicalResult convertConstant(N &n) {
     if (!elt)
       return n.unsupported("dtype " + onnx::dataTypeName(t.dataType));
     if (t.numElements() == 0)
-      return n.unsupported("zero-size result");
+      return out(n, n.empty(t.dims, elt));
     auto type = RankedTensorType::get(t.dims, elt);
     n.setOutput(0, graph::ConstantOp::create(
                        n.b, n.loc,
@@ -124,7 +130,7 @@ LogicalResult convertRange(N &n) {
   int64_t count =
       std::max<int64_t>(0, int64_t(std::ceil((l[0] - s[0]) / d[0])));
   if (count == 0)
-    return n.unsupported("zero-size result");
+    return out(n, n.empty({0}, elt));
   SmallVector<double> v;
   for (int64_t i = 0; i < count; ++i)
     v.push_back(s[0] + double(i) * d[0]);

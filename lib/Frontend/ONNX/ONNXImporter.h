@@ -141,6 +141,9 @@ public:
   mlir::Value constant(const graph::HostTensor &t);
   mlir::Value constant(mlir::RankedTensorType type,
                        llvm::ArrayRef<double> values);
+  /// The one value of a zero-size type (a tensor with a 0 dim): an empty
+  /// constant, so that no kernel computes it and the graph folds around it.
+  mlir::Value empty(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
   /// A rank-0 constant of element type `elementType`.
   mlir::Value scalar(mlir::Type elementType, double v);
   /// A rank-0 constant with the element type of `like`.

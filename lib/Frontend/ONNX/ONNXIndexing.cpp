@@ -268,8 +268,11 @@ LogicalResult convertCompress(N &n) {
   for (auto [i, c] : llvm::enumerate(cond))
     if (c)
       keep.push_back(i);
-  if (keep.empty())
-    return n.unsupported("zero-size result");
+  if (keep.empty()) {
+    SmallVector<int64_t> shape(N::shapeOf(x));
+    shape[axis] = 0;
+    return out(n, n.empty(shape, N::elementTypeOf(x)));
+  }
   return out(n, takeAxis(n, x, axis, keep));
 }
 

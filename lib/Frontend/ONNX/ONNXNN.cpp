@@ -439,7 +439,7 @@ LogicalResult convertConvTranspose(N &n) {
 LogicalResult convertPool(N &n, bool isMax) {
   Value x = n.input(0);
   int64_t rank = N::rankOf(x);
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return n.unsupported(Twine(rank - 2) + "-D pooling");
   if (n.wantsOutput(1))
     return n.unsupported("Indices output");
@@ -481,33 +481,53 @@ LogicalResult convertPool(N &n, bool isMax) {
       }
     }
   }
+  // One 2-D pooling whose (rows, columns) are window dims a and b; -1 is a
+  // unit dim (kernel 1, stride 1, no padding).
+  auto pool2d = [&](Value v, int a, int b) -> FailureOr<Value> {
+    auto pick = [&](ArrayRef<int64_t> values) {
+      return SmallVector<int64_t>{a < 0 ? 1 : values[a], b < 0 ? 1 : values[b]};
+    };
+    AxisPads none{0, 0}, pa = a < 0 ? none : pads[a],
+                         pb = b < 0 ? none : pads[b];
+    SmallVector<NamedAttribute> attrs = {
+        n.arrayAttr("kernel", pick(win.kernel)),
+        n.arrayAttr("strides", pick(win.strides)),
+        n.arrayAttr("pads", {pa.begin, pb.begin, pa.end, pb.end})};
+    if (isMax)
+      attrs.push_back(n.arrayAttr("dilations", pick(win.dilations)));
+    else
+      attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
+    return isMax ? n.emit<graph::MaxPool2DOp>({v}, attrs)
+                 : n.emit<graph::AvgPool2DOp>({v}, attrs);
+  };
+  ArrayRef<int64_t> s = N::shapeOf(x);
+  Value y;
   if (d == 1) {
     MLC_TRY(x2, liftTo2D(n, x));
-    x = x2;
-    win.kernel.insert(win.kernel.begin(), 1);
-    win.strides.insert(win.strides.begin(), 1);
-    win.dilations.insert(win.dilations.begin(), 1);
-    pads.insert(pads.begin(), {0, 0});
+    MLC_TRY(y2, pool2d(x2, -1, 0));
+    ArrayRef<int64_t> t = N::shapeOf(y2);
+    MLC_TRY(y1, reshape(n, y2, {t[0], t[1], t[3]}));
+    y = y1;
+  } else if (d == 2) {
+    MLC_TRY(y2, pool2d(x, 0, 1));
+    y = y2;
+  } else {
+    // 3-D windows are separable: both the max and the mean over a box
+    // (whose valid count, without padding, is a product over the dims) are
+    // a 2-D pooling over (H, W) of every depth slice, then a pooling over D
+    // with a (KD, 1) window of the flattened H'W' positions.
+    MLC_TRY(planes, reshape(n, x, {s[0], s[1] * s[2], s[3], s[4]}));
+    MLC_TRY(hw, pool2d(planes, 1, 2));
+    ArrayRef<int64_t> t = N::shapeOf(hw);
+    MLC_TRY(columns, reshape(n, hw, {s[0], s[1], s[2], t[2] * t[3]}));
+    MLC_TRY(depth, pool2d(columns, 0, -1));
+    MLC_TRY(y3,
+            reshape(n, depth, {s[0], s[1], N::shapeOf(depth)[2], t[2], t[3]}));
+    y = y3;
   }
-  SmallVector<NamedAttribute> attrs = {
-      n.arrayAttr("kernel", win.kernel), n.arrayAttr("strides", win.strides),
-      n.arrayAttr("pads",
-                  {pads[0].begin, pads[1].begin, pads[0].end, pads[1].end})};
-  if (isMax)
-    attrs.push_back(n.arrayAttr("dilations", win.dilations));
-  else
-    attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
-  FailureOr<Value> pooled = isMax ? n.emit<graph::MaxPool2DOp>({x}, attrs)
-                                  : n.emit<graph::AvgPool2DOp>({x}, attrs);
-  MLC_TRY(yf, pooled);
-  Value y = yf;
   if (intType) {
     MLC_TRY(yi, castTo(n, y, intType));
     y = yi;
-  }
-  if (d == 1) {
-    ArrayRef<int64_t> s = N::shapeOf(y);
-    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
   }
   return out(n, y);
 }
@@ -551,7 +571,7 @@ const OpConverter kConverters[] = {
      "1-D and 2-D; integers of up to 16 bits; no Indices output"},
     {"AveragePool", 1, kMax, 1,
      "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides",
-     convertAveragePool, "1-D and 2-D"},
+     convertAveragePool, "1-D to 3-D"},
     {"GlobalAveragePool", 1, kMax, 1, "", convertGlobalAveragePool, ""},
     {"GlobalMaxPool", 1, kMax, 1, "", convertGlobalMaxPool, ""},
 };

@@ -145,12 +145,18 @@ FailureOr<Value> NodeContext::finishOp(Operation *op) {
     return failure();
   }
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  if (type.getNumElements() == 0) {
+  if (type.getNumElements() == 0 && !isa<graph::ConstantOp>(op)) {
     op->erase();
-    (void)unsupported("zero-size result " + shapeString(type.getShape()));
-    return failure();
+    return empty(type.getShape(), type.getElementType());
   }
   return op->getResult(0);
+}
+
+Value NodeContext::empty(ArrayRef<int64_t> shape, Type elementType) {
+  auto type = RankedTensorType::get(shape, elementType);
+  assert(type.getNumElements() == 0 && "not a zero-size type");
+  return graph::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<Attribute>()));
 }
 
 Value NodeContext::constant(const graph::HostTensor &t) {

@@ -265,8 +265,11 @@ LogicalResult convertSlice(N &n) {
     r = v;
   }
   for (auto &[ax, idx] : reversed) {
-    if (idx.empty())
-      return n.unsupported("zero-size result");
+    if (idx.empty()) {
+      SmallVector<int64_t> shape(N::shapeOf(r));
+      shape[ax] = 0;
+      return out(n, n.empty(shape, N::elementTypeOf(r)));
+    }
     MLC_TRY(v, takeAxis(n, r, ax, idx));
     r = v;
   }
