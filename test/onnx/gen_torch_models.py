@@ -37,7 +37,7 @@ def randomize_batch_norms(model, generator):
     into the convolution is really tested (fresh BNs are the identity)."""
     with torch.no_grad():
         for m in model.modules():
-            if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)):
+            if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d)):
                 c = m.num_features
                 m.running_mean.copy_(torch.randn(c, generator=generator) * 0.1)
                 m.running_var.copy_(
@@ -418,7 +418,47 @@ def make_pool3d():
     return Pool3D(), (2, 3, 7, 9, 10)
 
 
+class Conv3D(nn.Module):
+    """A small video CNN in r3d_18's style: a (3, 5, 5) stem with stride
+    (1, 2, 2), a residual block of 3x3x3 convolutions with BatchNorm3d, a
+    strided downsampling block with a 1x1x1 shortcut, a grouped and a
+    dilated convolution without bias, global average pooling and a linear
+    classifier."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv3d(3, 8, (3, 5, 5), stride=(1, 2, 2),
+                              padding=(1, 2, 2), bias=False)
+        self.bn0 = nn.BatchNorm3d(8)
+        self.c1 = nn.Conv3d(8, 8, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm3d(8)
+        self.c2 = nn.Conv3d(8, 8, 3, padding=1)
+        self.down = nn.Conv3d(8, 12, 3, stride=2, padding=1)
+        self.short = nn.Conv3d(8, 12, 1, stride=2)
+        self.grouped = nn.Conv3d(12, 12, (2, 3, 3), groups=3, padding=(0, 1, 1),
+                                 bias=False)
+        self.dilated = nn.Conv3d(12, 6, 3, dilation=(2, 1, 1),
+                                 padding=(2, 1, 1))
+        self.fc = nn.Linear(6, 5)
+
+    def forward(self, x):
+        x = F.relu(self.bn0(self.stem(x)))
+        x = F.relu(x + self.c2(F.relu(self.bn1(self.c1(x)))))
+        x = F.relu(self.down(x) + self.short(x))
+        x = F.relu(self.dilated(F.relu(self.grouped(x))))
+        # The feature map too: every output position is checked.
+        return torch.cat([self.fc(F.adaptive_avg_pool3d(x, 1).flatten(1)),
+                          x.flatten(1)], 1)
+
+
+def make_conv3d():
+    model = Conv3D()
+    randomize_batch_norms(model, torch.Generator().manual_seed(3))
+    return model, (2, 3, 6, 20, 18)
+
+
 MODELS = {
+    "conv3d": make_conv3d,
     "pool3d": make_pool3d,
     "interpolate": make_interpolate,
     "upconv": make_upconv,
@@ -440,6 +480,8 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "conv3d": {"Conv", "BatchNormalization", "Relu", "Add",
+               "GlobalAveragePool", "Gemm"},
     "pool3d": {"MaxPool", "AveragePool", "Conv", "Concat"},
     "interpolate": {"Resize", "Concat"},
     "upconv": {"ConvTranspose", "Concat", "MaxPool"},

@@ -264,9 +264,65 @@ FailureOr<Value> liftTo2D(N &n, Value x) {
 
 } // namespace
 
+/// A 3-D convolution as one 2-D convolution over depth-stacked channels:
+/// output depth o reads input depths o * SD + kd * DD (kd < KD) of the
+/// depth-padded input, so the KD depth taps of every output depth become
+/// KD times the channels of a batch of N * D' planes, and the filter
+/// [Co, C/g, KD, KH, KW] becomes [Co, KD * C/g, KH, KW]; channels are
+/// ordered (group, kd, c) so that groups stay contiguous. The 2-D kernels
+/// (blocked layouts, Winograd, im2col) then apply; the input is copied KD
+/// times over (D' / D).
+static FailureOr<Value> conv3dAs2d(N &n, Value x, Value w,
+                                   const WindowAttrs &win,
+                                   ArrayRef<AxisPads> pads, int64_t group,
+                                   ConvEmitter emit) {
+  if (!isa<FloatType>(N::elementTypeOf(x)))
+    return (void)n.unsupported("3-D convolution of integers"), failure();
+  ArrayRef<int64_t> xs = N::shapeOf(x), ws = N::shapeOf(w);
+  int64_t batch = xs[0], c = xs[1], depth = xs[2], h = xs[3], wd = xs[4];
+  int64_t co = ws[0], cg = ws[1], kd = ws[2];
+  if (group <= 0 || c % group != 0 || c / group != cg)
+    return n.error() << "input has " << c << " channels but the filter "
+                     << "expects " << cg << " per group of " << group,
+           failure();
+  int64_t sd = win.strides[0], dd = win.dilations[0];
+  int64_t padded = depth + pads[0].begin + pads[0].end;
+  int64_t span = (kd - 1) * dd + 1;
+  if (padded < span)
+    return n.error() << "the kernel's depth " << span
+                     << " exceeds the padded input's " << padded,
+           failure();
+  int64_t outDepth = (padded - span) / sd + 1;
+  MLC_TRY(xp, padConstant(n, x,
+                          {0, 0, pads[0].begin, 0, 0, 0, 0, pads[0].end, 0, 0},
+                          0.0));
+  SmallVector<Value> taps;
+  for (int64_t k = 0; k < kd; ++k) {
+    MLC_TRY(tap,
+            sliceAxis(n, xp, 2, k * dd, k * dd + (outDepth - 1) * sd + 1, sd));
+    MLC_TRY(t6, reshape(n, tap, {batch, group, 1, cg, outDepth, h * wd}));
+    taps.push_back(t6);
+  }
+  MLC_TRY(stacked, concat(n, taps, 2)); // [N, g, KD, C/g, D', HW]
+  MLC_TRY(planesFirst, transpose(n, stacked, {0, 4, 1, 2, 3, 5}));
+  MLC_TRY(x2, reshape(n, planesFirst, {batch * outDepth, c * kd, h, wd}));
+  MLC_TRY(wt, transpose(n, w, {0, 2, 1, 3, 4})); // [Co, KD, C/g, KH, KW]
+  MLC_TRY(w2, reshape(n, wt, {co, kd * cg, ws[3], ws[4]}));
+  MLC_TRY(y2,
+          emit(x2, w2,
+               {n.arrayAttr("strides", {win.strides[1], win.strides[2]}),
+                n.arrayAttr("pads", {pads[1].begin, pads[2].begin, pads[1].end,
+                                     pads[2].end}),
+                n.arrayAttr("dilations", {win.dilations[1], win.dilations[2]}),
+                n.i64Attr("groups", group)}));
+  ArrayRef<int64_t> ys = N::shapeOf(y2); // [N * D', Co, H', W']
+  MLC_TRY(y5, reshape(n, y2, {batch, outDepth, co, ys[2], ys[3]}));
+  return transpose(n, y5, {0, 2, 1, 3, 4});
+}
+
 FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   int64_t rank = N::rankOf(x);
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return (void)n.unsupported(Twine(rank - 2) + "-D convolution"), failure();
   if (N::rankOf(w) != rank)
     return n.error() << "filter rank " << N::rankOf(w)
@@ -280,6 +336,8 @@ FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   MLC_TRY(group, n.getInt("group", 1));
   MLC_TRY(pads, spatialPads(n, N::shapeOf(x).drop_front(2), win.kernel,
                             win.strides, win.dilations));
+  if (d == 3)
+    return conv3dAs2d(n, x, w, win, pads, group, emit);
   if (d == 1) {
     MLC_TRY(x2, liftTo2D(n, x));
     MLC_TRY(w2, liftTo2D(n, w));
@@ -558,7 +616,7 @@ const OpConverter kConverters[] = {
     {"Einsum", 12, kMax, 1, "equation", convertEinsum,
      "no ellipsis or diagonals; a broadcast product and a sum"},
     {"Conv", 1, kMax, 2, "auto_pad,dilations,group,kernel_shape,pads,strides",
-     convertConv, "1-D and 2-D"},
+     convertConv, "1-D to 3-D (3-D: float)"},
     {"ConvTranspose", 1, kMax, 2,
      "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,"
      "strides",

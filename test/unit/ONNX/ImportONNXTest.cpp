@@ -531,6 +531,31 @@ TEST_CASE("importONNX reports graph structure errors where they are",
     CHECK(text.find("(tensor<2xui32>, tensor<2xui32>) -> tensor<2xui32>") !=
           std::string::npos);
   }
+  SECTION("a 3-D convolution becomes a 2-D one over depth-stacked channels") {
+    addInput(g, "x", pb::TensorProto::FLOAT, {1, 4, 3, 5, 5});
+    addInput(g, "w", pb::TensorProto::FLOAT, {2, 4, 2, 3, 3});
+    addNode(g, "Conv", {"x", "w"}, {"y"});
+    addOutput(g, "y", pb::TensorProto::FLOAT, {1, 2, 2, 3, 3});
+    auto module = importONNX(&ctx, writeModel("conv3d.onnx", m));
+    REQUIRE(module);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+    // Two depth taps of 4 channels, over the batch of 1 x 2 output depths.
+    CHECK(text.find("graph.conv2d") != std::string::npos);
+    CHECK(text.find("(tensor<2x8x5x5xf32>, tensor<2x8x3x3xf32>) -> "
+                    "tensor<2x2x3x3xf32>") != std::string::npos);
+  }
+  SECTION("a 3-D convolution whose filter has other channels") {
+    addInput(g, "x", pb::TensorProto::FLOAT, {1, 4, 3, 5, 5});
+    addInput(g, "w", pb::TensorProto::FLOAT, {2, 3, 1, 1, 1});
+    addNode(g, "Conv", {"x", "w"}, {"y"});
+    addOutput(g, "y", pb::TensorProto::FLOAT, {1, 2, 3, 5, 5});
+    CHECK_FALSE(importONNX(&ctx, writeModel("conv3d-bad.onnx", m)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] == "node 'Conv_0' (Conv): input has 4 channels "
+                               "but the filter expects 3 per group of 1");
+  }
   SECTION("a BitShift without a direction it knows") {
     addInput(g, "x", pb::TensorProto::UINT8, {2});
     attrString(addNode(g, "BitShift", {"x", "x"}, {"y"}), "direction", "UP");
