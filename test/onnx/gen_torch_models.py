@@ -457,7 +457,38 @@ def make_conv3d():
     return model, (2, 3, 6, 20, 18)
 
 
+class Conv1D(nn.Module):
+    """An audio-style 1-D CNN: Conv1d (strided, padded, dilated, grouped),
+    BatchNorm1d, ReLU, MaxPool1d (with ceil_mode), AvgPool1d, global
+    pooling and a linear classifier; the output also holds the last feature
+    map."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1d(2, 8, 9, stride=2, padding=4)
+        self.bn1 = nn.BatchNorm1d(8)
+        self.c2 = nn.Conv1d(8, 8, 3, padding=2, dilation=2, groups=2,
+                            bias=False)
+        self.bn2 = nn.BatchNorm1d(8)
+        self.c3 = nn.Conv1d(8, 6, 5)
+        self.fc = nn.Linear(6, 4)
+
+    def forward(self, x):
+        x = F.max_pool1d(F.relu(self.bn1(self.c1(x))), 3, stride=2,
+                         ceil_mode=True)
+        x = F.relu(x + self.bn2(self.c2(x)))
+        x = F.avg_pool1d(F.relu(self.c3(x)), 2)
+        return torch.cat([self.fc(x.mean(2)), x.flatten(1)], 1)
+
+
+def make_conv1d():
+    model = Conv1D()
+    randomize_batch_norms(model, torch.Generator().manual_seed(4))
+    return model, (3, 2, 101)
+
+
 MODELS = {
+    "conv1d": make_conv1d,
     "conv3d": make_conv3d,
     "pool3d": make_pool3d,
     "interpolate": make_interpolate,
@@ -480,6 +511,8 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "conv1d": {"Conv", "BatchNormalization", "Relu", "MaxPool", "AveragePool",
+               "Add", "Gemm"},
     "conv3d": {"Conv", "BatchNormalization", "Relu", "Add",
                "GlobalAveragePool", "Gemm"},
     "pool3d": {"MaxPool", "AveragePool", "Conv", "Concat"},
