@@ -4,10 +4,11 @@
 // changed) maps it onto graph ops; operators whose meaning is a composition
 // are decomposed. The converters live by family in ONNXElementwise.cpp,
 // ONNXNN.cpp, ONNXNormalization.cpp, ONNXReduction.cpp, ONNXTensor.cpp,
-// ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp and
-// ONNXQuantization.cpp (and ONNXTraining.cpp, the ai.onnx.preview.training
-// domain), each with its rows of the table; this file joins them. The table is
-// also the source of docs/supported-ops.md (mlc-compile --list-onnx-ops).
+// ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp,
+// ONNXQuantization.cpp, ONNXSpectral.cpp, ONNXLinearAlgebra.cpp and
+// ONNXTraining.cpp (the ai.onnx.preview.training domain), each with its rows
+// of the table; this file joins them. The table is also the source of
+// docs/supported-ops.md (mlc-compile --list-onnx-ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,8 @@ ArrayRef<OpConverter> getResizeConverters();
 ArrayRef<OpConverter> getRecurrentConverters();
 ArrayRef<OpConverter> getQuantizationConverters();
 ArrayRef<OpConverter> getTrainingConverters();
+ArrayRef<OpConverter> getSpectralConverters();
+ArrayRef<OpConverter> getLinearAlgebraConverters();
 
 ArrayRef<OpConverter> getONNXConverters() {
   static const std::vector<OpConverter> all = [] {
@@ -38,7 +41,8 @@ ArrayRef<OpConverter> getONNXConverters() {
           getTensorConverters(), getConstantConverters(),
           getIndexingConverters(), getResizeConverters(),
           getRecurrentConverters(), getQuantizationConverters(),
-          getTrainingConverters()})
+          getTrainingConverters(), getSpectralConverters(),
+          getLinearAlgebraConverters()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -556,6 +556,27 @@ TEST_CASE("importONNX reports graph structure errors where they are",
     CHECK(diags.messages[0] == "node 'Conv_0' (Conv): input has 4 channels "
                                "but the filter expects 3 per group of 1");
   }
+  SECTION("a determinant of a matrix too large to expand") {
+    addInput(g, "x", pb::TensorProto::FLOAT, {2, 5, 5});
+    addNode(g, "Det", {"x"}, {"y"});
+    addOutput(g, "y", pb::TensorProto::FLOAT, {2});
+    CHECK_FALSE(importONNX(&ctx, writeModel("det5.onnx", m)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] ==
+          "node 'Det_0' (Det): unsupported matrices larger than 4x4 in ONNX "
+          "operator 'Det' (opset 13) at node 'Det_0'");
+  }
+  SECTION("a DFT over the complex axis") {
+    pb::ModelProto m17 = makeModel(17);
+    auto *g17 = m17.mutable_graph();
+    addInput(g17, "x", pb::TensorProto::FLOAT, {1, 8, 2});
+    attrInt(addNode(g17, "DFT", {"x"}, {"y"}), "axis", 2);
+    addOutput(g17, "y", pb::TensorProto::FLOAT, {1, 8, 2});
+    CHECK_FALSE(importONNX(&ctx, writeModel("dft-axis.onnx", m17)));
+    REQUIRE(diags.messages.size() == 1);
+    CHECK(diags.messages[0] == "node 'DFT_0' (DFT): axis 2 is not a signal "
+                               "axis of a rank-3 input");
+  }
   SECTION("a BitShift without a direction it knows") {
     addInput(g, "x", pb::TensorProto::UINT8, {2});
     attrString(addNode(g, "BitShift", {"x", "x"}, {"y"}), "direction", "UP");
