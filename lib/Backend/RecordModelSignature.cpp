@@ -42,14 +42,10 @@ std::optional<std::string> dtypeName(Type t) {
     return "i16";
   if (t.isSignlessInteger(8))
     return "i8";
-  if (t.isUnsignedInteger(8))
-    return "u8";
-  if (t.isUnsignedInteger(16))
-    return "u16";
-  if (t.isUnsignedInteger(32))
-    return "u32";
-  if (t.isUnsignedInteger(64))
-    return "u64";
+  if (auto i = dyn_cast<IntegerType>(t);
+      i && i.isUnsigned() &&
+      llvm::is_contained({8u, 16u, 32u, 64u}, i.getWidth()))
+    return "u" + std::to_string(i.getWidth());
   if (t.isSignlessInteger(1))
     return "bool";
   return std::nullopt;

@@ -293,6 +293,46 @@ Value lowerSelect(OpBuilder &b, Location loc, ValueRange a) {
   return arith::SelectOp::create(b, loc, a[0], a[1], a[2]);
 }
 
+/// Ordered float predicates (false on NaN), except ne, which is true on NaN
+/// as in IEEE and numpy.
+arith::CmpFPredicate floatPredicate(ComparePredicate pred) {
+  using FP = arith::CmpFPredicate;
+  switch (pred) {
+  case ComparePredicate::eq:
+    return FP::OEQ;
+  case ComparePredicate::ne:
+    return FP::UNE;
+  case ComparePredicate::lt:
+    return FP::OLT;
+  case ComparePredicate::le:
+    return FP::OLE;
+  case ComparePredicate::gt:
+    return FP::OGT;
+  case ComparePredicate::ge:
+    return FP::OGE;
+  }
+  llvm_unreachable("unknown compare predicate");
+}
+
+arith::CmpIPredicate intPredicate(ComparePredicate pred, bool isUnsigned) {
+  using IP = arith::CmpIPredicate;
+  switch (pred) {
+  case ComparePredicate::eq:
+    return IP::eq;
+  case ComparePredicate::ne:
+    return IP::ne;
+  case ComparePredicate::lt:
+    return isUnsigned ? IP::ult : IP::slt;
+  case ComparePredicate::le:
+    return isUnsigned ? IP::ule : IP::sle;
+  case ComparePredicate::gt:
+    return isUnsigned ? IP::ugt : IP::sgt;
+  case ComparePredicate::ge:
+    return isUnsigned ? IP::uge : IP::sge;
+  }
+  llvm_unreachable("unknown compare predicate");
+}
+
 struct ComparePattern : OpRewritePattern<CompareOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(CompareOp op,
@@ -304,56 +344,12 @@ struct ComparePattern : OpRewritePattern<CompareOp> {
         rewriter, loc, op.getType(),
         ValueRange{toSignless(rewriter, loc, op.getLhs()),
                    toSignless(rewriter, loc, op.getRhs())},
-        [&](OpBuilder &b, Location loc, ValueRange a) -> Value {
-          if (isFloat(a[0])) {
-            // Ordered predicates (false on NaN), except ne, which is true on
-            // NaN as in IEEE and numpy.
-            arith::CmpFPredicate p = arith::CmpFPredicate::OEQ;
-            switch (pred) {
-            case ComparePredicate::eq:
-              p = arith::CmpFPredicate::OEQ;
-              break;
-            case ComparePredicate::ne:
-              p = arith::CmpFPredicate::UNE;
-              break;
-            case ComparePredicate::lt:
-              p = arith::CmpFPredicate::OLT;
-              break;
-            case ComparePredicate::le:
-              p = arith::CmpFPredicate::OLE;
-              break;
-            case ComparePredicate::gt:
-              p = arith::CmpFPredicate::OGT;
-              break;
-            case ComparePredicate::ge:
-              p = arith::CmpFPredicate::OGE;
-              break;
-            }
-            return arith::CmpFOp::create(b, loc, p, a[0], a[1]);
-          }
-          using IP = arith::CmpIPredicate;
-          IP p = IP::eq;
-          switch (pred) {
-          case ComparePredicate::eq:
-            p = IP::eq;
-            break;
-          case ComparePredicate::ne:
-            p = IP::ne;
-            break;
-          case ComparePredicate::lt:
-            p = isUnsigned ? IP::ult : IP::slt;
-            break;
-          case ComparePredicate::le:
-            p = isUnsigned ? IP::ule : IP::sle;
-            break;
-          case ComparePredicate::gt:
-            p = isUnsigned ? IP::ugt : IP::sgt;
-            break;
-          case ComparePredicate::ge:
-            p = isUnsigned ? IP::uge : IP::sge;
-            break;
-          }
-          return arith::CmpIOp::create(b, loc, p, a[0], a[1]);
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          if (isFloat(a[0]))
+            return arith::CmpFOp::create(b, l, floatPredicate(pred), a[0],
+                                         a[1]);
+          return arith::CmpIOp::create(b, l, intPredicate(pred, isUnsigned),
+                                       a[0], a[1]);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -484,20 +480,25 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
 #define MLC_EW(OP, BODY)                                                       \
   patterns.add<ElementwisePattern<OP>>(                                        \
       ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value { BODY; })
-  // Ops with unsigned operands too: one body for both (wrapping integer
-  // arithmetic is the same on the bits), or a second for unsigned ones.
+  // Ops with unsigned operands too: a second body for them, or one body for
+  // both where wrapping integer arithmetic is the same on the bits.
 #define MLC_EW_U(OP, BODY, UNSIGNED_BODY)                                      \
   patterns.add<ElementwisePattern<OP>>(                                        \
       ctx, [](OpBuilder &b, Location loc, ValueRange a) -> Value { BODY; },    \
       [](OpBuilder &b, Location loc, ValueRange a) -> Value {                  \
         UNSIGNED_BODY;                                                         \
       })
-  MLC_EW_U(AddOp, return addScalar(b, loc, a[0], a[1]),
-           return addScalar(b, loc, a[0], a[1]));
-  MLC_EW_U(SubOp, return subScalar(b, loc, a[0], a[1]),
-           return subScalar(b, loc, a[0], a[1]));
-  MLC_EW_U(MulOp, return mulScalar(b, loc, a[0], a[1]),
-           return mulScalar(b, loc, a[0], a[1]));
+#define MLC_EW_ANY(OP, BODY)                                                   \
+  {                                                                            \
+    ScalarFn fn = [](OpBuilder &b, Location loc, ValueRange a) -> Value {      \
+      BODY;                                                                    \
+    };                                                                         \
+    patterns.add<ElementwisePattern<OP>>(ctx, fn, fn);                         \
+  }
+  MLC_EW_ANY(AddOp, return addScalar(b, loc, a[0], a[1]));
+  MLC_EW_ANY(SubOp, return subScalar(b, loc, a[0], a[1]));
+  MLC_EW_ANY(MulOp, return mulScalar(b, loc, a[0], a[1]));
+  MLC_EW_ANY(ShiftLeftOp, return lowerShiftLeft(b, loc, a));
   MLC_EW_U(DivOp, return lowerDiv(b, loc, a),
            return lowerDivUnsigned(b, loc, a));
   MLC_EW(PowOp, return lowerPow(b, loc, a));
@@ -505,10 +506,9 @@ void mlc::lowering::populateElementwisePatterns(RewritePatternSet &patterns) {
            return arith::MaxUIOp::create(b, loc, a[0], a[1]));
   MLC_EW_U(MinOp, return minScalar(b, loc, a[0], a[1]),
            return arith::MinUIOp::create(b, loc, a[0], a[1]));
-  MLC_EW_U(ShiftLeftOp, return lowerShiftLeft(b, loc, a),
-           return lowerShiftLeft(b, loc, a));
   MLC_EW_U(ShiftRightOp, return lowerShiftRightSigned(b, loc, a),
            return lowerShiftRightUnsigned(b, loc, a));
+#undef MLC_EW_ANY
 #undef MLC_EW_U
   MLC_EW(NegOp, return lowerNeg(b, loc, a));
   MLC_EW(AbsOp, return lowerAbs(b, loc, a));
