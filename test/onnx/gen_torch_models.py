@@ -487,7 +487,38 @@ def make_conv1d():
     return model, (3, 2, 101)
 
 
+class ControlFlow(nn.Module):
+    """Scripted (not traced) control flow: an If on a run-time condition
+    (the sign of the input's sum) choosing between two linear layers, then
+    a recurrence over the rows of the result in a Python loop that appends
+    to a list, stacked at the end: If, Loop, SequenceEmpty, SequenceInsert
+    and ConcatFromSequence in the export."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(8, 8)
+        self.b = nn.Linear(8, 8)
+        self.c = nn.Linear(8, 8)
+
+    def forward(self, x):
+        if bool(x.sum() > 0):
+            y = torch.relu(self.a(x))
+        else:
+            y = torch.tanh(self.b(x)) * 2
+        h = torch.zeros_like(y[0])
+        outs = []
+        for i in range(y.size(0)):
+            h = torch.tanh(self.c(h) + y[i])
+            outs.append(h)
+        return torch.stack(outs) + h
+
+
+def make_control_flow():
+    return torch.jit.script(ControlFlow()), (5, 8)
+
+
 MODELS = {
+    "control_flow": make_control_flow,
     "conv1d": make_conv1d,
     "conv3d": make_conv3d,
     "pool3d": make_pool3d,
@@ -511,6 +542,8 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "control_flow": {"If", "Loop", "SequenceEmpty", "SequenceInsert",
+                     "ConcatFromSequence", "Gemm", "Tanh"},
     "conv1d": {"Conv", "BatchNormalization", "Relu", "MaxPool", "AveragePool",
                "Add", "Gemm"},
     "conv3d": {"Conv", "BatchNormalization", "Relu", "Add",
@@ -538,6 +571,10 @@ REQUIRED_OPS = {
                      "GlobalAveragePool", "Gemm"},
     "encoder_layer": {"LayerNormalization", "MatMul", "Softmax", "Gemm"},
 }
+
+# Models also checked on a second input (name.input2.npy, .output2.npy):
+# control_flow's negated input takes the If's other branch.
+SECOND_INPUTS = {"control_flow": lambda x: -x}
 
 # Models exported at another opset than OPSET.
 OPSETS = {"encoder_layer": 17}
@@ -573,7 +610,14 @@ def pin_batch(proto, batch):
 
 
 def op_types(model):
-    return {n.op_type for n in model.graph.node}
+    """Op types of the graph and of its nodes' subgraphs."""
+    def walk(graph):
+        for n in graph.node:
+            yield n.op_type
+            for a in n.attribute:
+                if a.type == onnx.AttributeProto.GRAPH:
+                    yield from walk(a.g)
+    return set(walk(model.graph))
 
 
 def generate(name, outdir):
@@ -615,6 +659,11 @@ def generate(name, outdir):
     onnx.save(proto, base + ".onnx")
     np.save(base + ".input.npy", x.numpy())
     np.save(base + ".output.npy", expected)
+    if name in SECOND_INPUTS:
+        x2 = SECOND_INPUTS[name](x)
+        with torch.no_grad():
+            np.save(base + ".input2.npy", x2.numpy())
+            np.save(base + ".output2.npy", model(x2).numpy())
     print("%s: %s -> %s, %d nodes, opset %d" %
           (name, list(shape), list(expected.shape), len(proto.graph.node),
            opset))

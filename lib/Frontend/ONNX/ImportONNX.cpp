@@ -18,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -220,6 +221,8 @@ ONNXGraphImporter::importInputs(SmallVectorImpl<Type> &argTypes,
       return emitError(loc)
              << "is not a tensor (sequence, map and optional inputs are not "
                 "supported)";
+    if (in.dataType == onnx::Undefined)
+      return emitError(loc) << "has no declared type";
     Type elt = onnxElementType(ctx, in.dataType);
     if (!elt)
       return emitError(loc)
@@ -318,21 +321,18 @@ LogicalResult ONNXGraphImporter::importInitializers() {
   return success();
 }
 
-FailureOr<SmallVector<const onnx::Node *>> ONNXGraphImporter::sortNodes() {
-  // Producer of each value name; graph inputs and initializers are ready.
+FailureOr<SmallVector<const onnx::Node *>>
+ONNXGraphImporter::sortNodes(ArrayRef<onnx::Node> nodes) {
+  // Producer of each value name; what `values` holds (graph inputs,
+  // initializers, enclosing graphs' values) is ready.
   llvm::StringMap<int64_t> producer;
-  llvm::StringSet<> ready;
-  for (const onnx::ValueInfo &in : model.inputs)
-    ready.insert(in.name);
-  for (const onnx::Tensor &t : model.initializers)
-    ready.insert(t.name);
-  for (auto [i, node] : llvm::enumerate(model.nodes)) {
+  for (auto [i, node] : llvm::enumerate(nodes)) {
     for (const std::string &out : node.outputs) {
       if (out.empty())
         continue;
-      if (ready.count(out) || producer.count(out)) {
+      if (isDefined(out) || producer.count(out)) {
         const std::string &other =
-            producer.count(out) ? model.nodes[producer[out]].displayName
+            producer.count(out) ? nodes[producer[out]].displayName
                                 : std::string("a graph input or initializer");
         return emitError(nodeLoc(node))
                << "output '" << out << "' is already produced by "
@@ -342,12 +342,18 @@ FailureOr<SmallVector<const onnx::Node *>> ONNXGraphImporter::sortNodes() {
       producer[out] = i;
     }
   }
-  // Kahn's algorithm; file order among ready nodes.
-  std::vector<int64_t> pending(model.nodes.size(), 0);
-  std::vector<std::vector<int64_t>> users(model.nodes.size());
-  for (auto [i, node] : llvm::enumerate(model.nodes)) {
-    for (const std::string &in : node.inputs) {
-      if (in.empty() || ready.count(in))
+  // Kahn's algorithm; file order among ready nodes. A node's subgraphs
+  // read values of this graph by name: those count as its inputs too.
+  std::vector<int64_t> pending(nodes.size(), 0);
+  std::vector<std::vector<int64_t>> users(nodes.size());
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    std::vector<std::string> implicit;
+    for (const onnx::Attribute &a : node.attributes)
+      if (a.g)
+        onnx::collectOuterNames(*a.g, implicit);
+    for (const std::string &in :
+         llvm::concat<const std::string>(node.inputs, implicit)) {
+      if (in.empty() || isDefined(in))
         continue;
       auto it = producer.find(in);
       if (it == producer.end())
@@ -359,26 +365,96 @@ FailureOr<SmallVector<const onnx::Node *>> ONNXGraphImporter::sortNodes() {
     }
   }
   std::deque<int64_t> queue;
-  for (size_t i = 0; i < model.nodes.size(); ++i)
+  for (size_t i = 0; i < nodes.size(); ++i)
     if (pending[i] == 0)
       queue.push_back(i);
   SmallVector<const onnx::Node *> order;
   while (!queue.empty()) {
     int64_t i = queue.front();
     queue.pop_front();
-    order.push_back(&model.nodes[i]);
+    order.push_back(&nodes[i]);
     for (int64_t u : users[i])
       if (--pending[u] == 0)
         queue.push_back(u);
   }
-  if (order.size() != model.nodes.size()) {
-    for (size_t i = 0; i < model.nodes.size(); ++i)
+  if (order.size() != nodes.size()) {
+    for (size_t i = 0; i < nodes.size(); ++i)
       if (pending[i] > 0)
-        return emitError(nodeLoc(model.nodes[i]))
-               << "the graph has a cycle through node '"
-               << model.nodes[i].displayName << "'";
+        return emitError(nodeLoc(nodes[i]))
+               << "the graph has a cycle through node '" << nodes[i].displayName
+               << "'";
   }
   return order;
+}
+
+FailureOr<SmallVector<ONNXValue>>
+ONNXGraphImporter::importSubgraph(const onnx::Graph &graph,
+                                  ArrayRef<ONNXValue> inputs, Location loc,
+                                  StringRef what) {
+  if (graph.inputs.size() != inputs.size())
+    return emitError(loc) << what << " takes " << graph.inputs.size()
+                          << " inputs, the operator passes " << inputs.size();
+  // The subgraph's names live until it is imported; the enclosing graph's
+  // maps are restored afterwards, so a loop body can be imported again.
+  llvm::StringMap<Value> savedValues = values;
+  llvm::StringMap<Sequence> savedSequences = sequences;
+  llvm::scope_exit restore([&] {
+    values = std::move(savedValues);
+    sequences = std::move(savedSequences);
+  });
+  for (auto [info, v] : llvm::zip(graph.inputs, inputs)) {
+    values.erase(info.name);
+    sequences.erase(info.name);
+    if (v.isSequence()) {
+      if (info.isTensor && info.dataType != onnx::Undefined)
+        return emitError(loc) << what << " input '" << info.name
+                              << "' is a tensor but gets a sequence";
+      sequences[info.name] = v.sequence;
+      continue;
+    }
+    auto type = cast<RankedTensorType>(v.tensor.getType());
+    if (!info.isTensor)
+      return emitError(loc) << what << " input '" << info.name
+                            << "' is not a tensor but gets one";
+    if (info.dataType != onnx::Undefined &&
+        onnxElementType(ctx, info.dataType) != type.getElementType())
+      return emitError(loc)
+             << what << " input '" << info.name << "' is declared "
+             << onnx::dataTypeName(info.dataType) << " but gets "
+             << type.getElementType();
+    if (info.hasShape && !matchesDims(info.dims, type.getShape()))
+      return emitError(loc)
+             << what << " input '" << info.name << "' is declared with shape "
+             << dimsString(info.dims) << " but gets "
+             << shapeString(type.getShape());
+    values[info.name] = v.tensor;
+  }
+  for (const onnx::Tensor &t : graph.initializers) {
+    Location tloc = namedLoc("initializer '" + t.name + "'");
+    auto type = tensorType(t, tloc, "initializer '" + t.name + "'");
+    if (failed(type))
+      return failure();
+    values[t.name] = graph::ConstantOp::create(
+        builder, tloc, makeWeightAttr(*type, t.data, t.name));
+  }
+  auto order = sortNodes(graph.nodes);
+  if (failed(order))
+    return failure();
+  for (const onnx::Node *node : *order)
+    if (failed(importNode(*node)))
+      return failure();
+  SmallVector<ONNXValue> results;
+  for (const onnx::ValueInfo &out : graph.outputs) {
+    if (Value v = values.lookup(out.name))
+      results.push_back(v);
+    else if (const Sequence *seq = lookupSequence(out.name))
+      results.push_back(*seq);
+    else
+      return emitError(loc) << what << " output '" << out.name
+                            << "' is not produced by any node, initializer "
+                               "or input";
+  }
+  return results;
 }
 
 LogicalResult ONNXGraphImporter::importNode(const onnx::Node &node) {
@@ -417,21 +493,27 @@ LogicalResult ONNXGraphImporter::importNode(const onnx::Node &node) {
              << "unsupported attribute '" << a.name << "' in ONNX operator '"
              << node.opType << "' (opset " << nodeOpset << ") at node '"
              << node.displayName << "'";
-    if (a.kind == onnx::Attribute::Graph)
-      return emitError(loc)
-             << "unsupported subgraph attribute '" << a.name
-             << "' in ONNX operator '" << node.opType << "' (opset "
-             << nodeOpset << ") at node '" << node.displayName << "'";
   }
   for (unsigned i = 0; i < conv->minInputs; ++i)
     if (i >= node.inputs.size() || node.inputs[i].empty())
       return emitError(loc) << "needs at least " << conv->minInputs << " input"
                             << (conv->minInputs == 1 ? "" : "s") << ", input #"
                             << i << " is missing";
-  for (auto [i, name] : llvm::enumerate(node.inputs))
-    if (!name.empty() && !values.count(name))
+  // Sequences reach only the operators that take them.
+  static const llvm::StringSet<> takesSequences = {
+      "SequenceInsert",     "SequenceAt",  "SequenceErase", "SequenceLength",
+      "ConcatFromSequence", "SequenceMap", "Loop",          "Identity"};
+  for (auto [i, name] : llvm::enumerate(node.inputs)) {
+    if (name.empty())
+      continue;
+    if (!isDefined(name))
       return emitError(loc) << "input '" << name << "' of node '"
                             << node.displayName << "' is not defined";
+    if (sequences.count(name) && !takesSequences.count(node.opType))
+      return emitError(loc)
+             << "input '" << name << "' is a sequence; ONNX operator '"
+             << node.opType << "' takes tensors";
+  }
 
   NodeContext nc(*this, node, nodeOpset, loc);
   if (failed(conv->convert(nc)))
@@ -439,10 +521,13 @@ LogicalResult ONNXGraphImporter::importNode(const onnx::Node &node) {
   for (auto [i, name] : llvm::enumerate(node.outputs)) {
     if (name.empty())
       continue;
-    Value v = nc.getOutputs()[i];
-    if (!v)
+    const ONNXValue &v = nc.getOutputs()[i];
+    if (v.tensor)
+      values[name] = v.tensor;
+    else if (v.sequence.elementType)
+      sequences[name] = v.sequence;
+    else
       return nc.unsupported("output #" + Twine(i) + " ('" + name + "')");
-    values[name] = v;
   }
   return success();
 }
@@ -494,7 +579,7 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
   if (failed(importInitializers()))
     return nullptr;
 
-  auto order = sortNodes();
+  auto order = sortNodes(model.nodes);
   if (failed(order))
     return nullptr;
   for (const onnx::Node *node : *order)
@@ -505,6 +590,10 @@ OwningOpRef<ModuleOp> ONNXGraphImporter::run() {
   for (const onnx::ValueInfo &out : model.outputs) {
     Location loc = namedLoc("output '" + out.name + "'");
     Value v = values.lookup(out.name);
+    if (!v && sequences.count(out.name)) {
+      emitError(loc) << "is a sequence; model outputs must be tensors";
+      return nullptr;
+    }
     if (!v) {
       emitError(loc) << "is not produced by any node, initializer or input";
       return nullptr;

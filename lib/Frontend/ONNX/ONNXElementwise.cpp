@@ -257,7 +257,7 @@ LogicalResult convertShrink(N &n) {
 }
 
 LogicalResult convertIdentity(N &n) {
-  n.setOutput(0, n.input(0));
+  n.setOutput(0, n.anyInput(0)); // a tensor or a sequence
   return success();
 }
 
@@ -373,7 +373,7 @@ const OpConverter kConverters[] = {
     {"Cast", 6, kMax, 1, "to,saturate", convertCast,
      "float, double, float16, bfloat16, int8/16/32/64, bool (no strings)"},
     {"CastLike", 15, kMax, 2, "saturate", convertCastLike, ""},
-    {"Identity", 1, kMax, 1, "", convertIdentity, "tensors only"},
+    {"Identity", 1, kMax, 1, "", convertIdentity, "tensors and sequences"},
     {"Dropout", 1, kMax, 1, "ratio,is_test,seed", convertDropout,
      "inference, or training with ratio 0"},
 };

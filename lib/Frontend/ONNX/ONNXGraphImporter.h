@@ -36,9 +36,23 @@ public:
   }
 
   mlir::Value lookup(llvm::StringRef name) const { return values.lookup(name); }
+  const Sequence *lookupSequence(llvm::StringRef name) const {
+    auto it = sequences.find(name);
+    return it == sequences.end() ? nullptr : &it->second;
+  }
+  bool isDefined(llvm::StringRef name) const {
+    return values.count(name) || sequences.count(name);
+  }
   std::optional<graph::HostTensor> tryConstant(mlir::Value v);
   /// Names of the graph inputs `v` is computed from.
   llvm::SmallVector<std::string> dependentInputs(mlir::Value v);
+
+  /// Imports `graph` (a node's subgraph) inline at the builder's insertion
+  /// point with its inputs bound to `inputs`, and returns its outputs. Names
+  /// of the enclosing graphs stay visible; the subgraph's own do not leak.
+  mlir::FailureOr<llvm::SmallVector<ONNXValue>>
+  importSubgraph(const onnx::Graph &graph, llvm::ArrayRef<ONNXValue> inputs,
+                 mlir::Location loc, llvm::StringRef what);
 
   mlir::MLIRContext *ctx;
   onnx::Model &model;
@@ -51,7 +65,8 @@ private:
   importInputs(llvm::SmallVectorImpl<mlir::Type> &argTypes,
                llvm::SmallVectorImpl<std::string> &argNames);
   mlir::LogicalResult importInitializers();
-  mlir::FailureOr<llvm::SmallVector<const onnx::Node *>> sortNodes();
+  mlir::FailureOr<llvm::SmallVector<const onnx::Node *>>
+  sortNodes(llvm::ArrayRef<onnx::Node> nodes);
   mlir::LogicalResult importNode(const onnx::Node &node);
   mlir::FailureOr<mlir::RankedTensorType> tensorType(const onnx::Tensor &t,
                                                      mlir::Location loc,
@@ -64,6 +79,7 @@ private:
                                           mlir::Location loc);
 
   llvm::StringMap<mlir::Value> values;
+  llvm::StringMap<Sequence> sequences;
   llvm::DenseMap<mlir::Value, graph::HostTensor> constants;
   mlir::func::FuncOp func;
 };

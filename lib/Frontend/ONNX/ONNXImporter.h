@@ -27,6 +27,24 @@ class NodeContext;
 
 using ConvertFn = mlir::LogicalResult (*)(NodeContext &);
 
+/// An ONNX sequence, folded away at import: its tensors are graph values
+/// known by position (sequence ops, loop-carried lists); graphs, model
+/// inputs and outputs hold tensors only.
+struct Sequence {
+  mlir::Type elementType; // of the tensors, from SequenceEmpty's dtype too
+  llvm::SmallVector<mlir::Value> items;
+};
+
+/// A value bound to a subgraph input or returned by one: a tensor, or a
+/// sequence when `tensor` is null.
+struct ONNXValue {
+  mlir::Value tensor;
+  Sequence sequence;
+  ONNXValue(mlir::Value v = {}) : tensor(v) {}
+  ONNXValue(Sequence s) : sequence(std::move(s)) {}
+  bool isSequence() const { return !tensor; }
+};
+
 /// One row of the converter table: an operator over a range of ai.onnx
 /// opsets, the attributes the converter understands (any other attribute on
 /// a node is refused rather than ignored), and its limits for the docs.
@@ -79,7 +97,15 @@ public:
     return i < node.outputs.size() && !node.outputs[i].empty();
   }
   void setOutput(unsigned i, mlir::Value v) { outputs[i] = v; }
-  llvm::ArrayRef<mlir::Value> getOutputs() const { return outputs; }
+  void setOutput(unsigned i, ONNXValue v);
+  llvm::ArrayRef<ONNXValue> getOutputs() const { return outputs; }
+
+  // Sequence inputs (only the operators that take sequences see them).
+  bool isSequence(unsigned i) const;
+  /// Input i, which must be a sequence.
+  mlir::FailureOr<Sequence> sequenceInput(unsigned i);
+  /// Input i as a tensor or a sequence.
+  ONNXValue anyInput(unsigned i) const;
 
   // Attributes, with defaults; a missing attribute without default and an
   // attribute of the wrong kind are errors at the node.
@@ -102,6 +128,13 @@ public:
   const onnx::Attribute *getAttr(llvm::StringRef name) const {
     return node.findAttribute(name.str());
   }
+  /// A required subgraph attribute (If's branches, Loop's body).
+  mlir::FailureOr<const onnx::Graph *> getGraph(llvm::StringRef name);
+  /// Imports `graph` inline with its inputs bound to `inputs`; returns its
+  /// outputs. `what` names it in errors ("the then_branch of If 'x'").
+  mlir::FailureOr<llvm::SmallVector<ONNXValue>>
+  importSubgraph(const onnx::Graph &graph, llvm::ArrayRef<ONNXValue> inputs,
+                 const llvm::Twine &what);
 
   // Diagnostics at the node.
   mlir::InFlightDiagnostic error();
@@ -186,7 +219,7 @@ private:
   mlir::FailureOr<mlir::Value> finishOp(mlir::Operation *op);
 
   ONNXGraphImporter &importer;
-  llvm::SmallVector<mlir::Value> outputs;
+  llvm::SmallVector<ONNXValue> outputs;
 };
 
 } // namespace mlc::frontend

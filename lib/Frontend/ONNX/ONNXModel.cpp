@@ -260,7 +260,11 @@ bool convertTensor(const pb::TensorProto &t, const std::string &baseDir,
 
 bool convertValueInfo(const pb::ValueInfoProto &v, ValueInfo &out) {
   out.name = v.name();
-  if (!v.has_type() || !v.type().has_tensor_type()) {
+  // No type at all (allowed in subgraphs: the value's type comes from the
+  // enclosing node) reads as a tensor of unknown dtype and shape.
+  if (!v.has_type())
+    return true;
+  if (!v.type().has_tensor_type()) {
     out.isTensor = false;
     return true;
   }
@@ -278,8 +282,15 @@ bool convertValueInfo(const pb::ValueInfoProto &v, ValueInfo &out) {
   return true;
 }
 
+/// Subgraphs nested deeper than this are refused (a bound on the importer's
+/// recursion; real models nest two or three levels).
+constexpr int kMaxGraphDepth = 16;
+
+bool convertGraph(const pb::GraphProto &g, const std::string &baseDir,
+                  int depth, Graph &out, std::string &error);
+
 bool convertAttribute(const pb::AttributeProto &a, const std::string &baseDir,
-                      Attribute &out, std::string &error) {
+                      int depth, Attribute &out, std::string &error) {
   out.name = a.name();
   switch (a.type()) {
   case pb::AttributeProto::FLOAT:
@@ -301,10 +312,14 @@ bool convertAttribute(const pb::AttributeProto &a, const std::string &baseDir,
       return false;
     }
     return true;
-  case pb::AttributeProto::GRAPH:
-  case pb::AttributeProto::GRAPHS:
+  case pb::AttributeProto::GRAPH: {
     out.kind = Attribute::Graph;
+    auto graph = std::make_shared<Graph>();
+    if (!convertGraph(a.g(), baseDir, depth + 1, *graph, error))
+      return false;
+    out.g = std::move(graph);
     return true;
+  }
   case pb::AttributeProto::FLOATS:
     out.kind = Attribute::Floats;
     out.floats.assign(a.floats().begin(), a.floats().end());
@@ -442,6 +457,74 @@ bool scanModel(int fd, pb::ModelProto &proto,
   return !hasGraph || proto.mutable_graph()->ParseFromString(graphRest);
 }
 
+bool convertNodes(const pb::GraphProto &g, const std::string &baseDir,
+                  int depth, std::vector<Node> &nodes, std::string &error) {
+  for (int i = 0; i < g.node_size(); ++i) {
+    const pb::NodeProto &n = g.node(i);
+    Node node;
+    node.name = n.name();
+    node.opType = n.op_type();
+    node.domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    node.inputs.assign(n.input().begin(), n.input().end());
+    node.outputs.assign(n.output().begin(), n.output().end());
+    node.displayName =
+        node.name.empty() ? node.opType + "_" + std::to_string(i) : node.name;
+    for (const auto &a : n.attribute()) {
+      Attribute attr;
+      if (!convertAttribute(a, baseDir, depth, attr, error)) {
+        error = "attribute " + quote(a.name()) + " of node " +
+                quote(node.displayName) + ": " + error;
+        return false;
+      }
+      node.attributes.push_back(std::move(attr));
+    }
+    nodes.push_back(std::move(node));
+  }
+  return true;
+}
+
+bool convertGraph(const pb::GraphProto &g, const std::string &baseDir,
+                  int depth, Graph &out, std::string &error) {
+  if (depth > kMaxGraphDepth) {
+    error = "subgraphs are nested more than " + std::to_string(kMaxGraphDepth) +
+            " levels deep";
+    return false;
+  }
+  out.name = g.name();
+  std::set<std::string> initNames;
+  for (const pb::TensorProto &t : g.initializer()) {
+    Tensor tensor;
+    if (t.name().empty() || !initNames.insert(t.name()).second) {
+      error = "subgraph " + quote(g.name()) + " has an initializer " +
+              (t.name().empty() ? "without a name"
+                                : quote(t.name()) + " defined twice");
+      return false;
+    }
+    if (!convertTensor(t, baseDir, tensor, error)) {
+      error = "initializer " + quote(t.name()) + " " + error;
+      return false;
+    }
+    out.initializers.push_back(std::move(tensor));
+  }
+  if (g.sparse_initializer_size()) {
+    error = "sparse initializers are not supported";
+    return false;
+  }
+  for (const auto &v : g.input()) {
+    if (initNames.count(v.name()))
+      continue;
+    ValueInfo info;
+    convertValueInfo(v, info);
+    out.inputs.push_back(std::move(info));
+  }
+  for (const auto &v : g.output()) {
+    ValueInfo info;
+    convertValueInfo(v, info);
+    out.outputs.push_back(std::move(info));
+  }
+  return convertNodes(g, baseDir, depth, out.nodes, error);
+}
+
 } // namespace
 
 std::string dataTypeName(int32_t type) {
@@ -519,6 +602,33 @@ const Attribute *Node::findAttribute(const std::string &name) const {
     if (a.name == name)
       return &a;
   return nullptr;
+}
+
+void collectOuterNames(const Graph &graph, std::vector<std::string> &names) {
+  std::set<std::string> defined;
+  for (const ValueInfo &v : graph.inputs)
+    defined.insert(v.name);
+  for (const Tensor &t : graph.initializers)
+    defined.insert(t.name);
+  for (const Node &n : graph.nodes)
+    defined.insert(n.outputs.begin(), n.outputs.end());
+  std::set<std::string> seen;
+  auto use = [&](const std::string &name) {
+    if (!name.empty() && !defined.count(name) && seen.insert(name).second)
+      names.push_back(name);
+  };
+  for (const Node &n : graph.nodes) {
+    for (const std::string &in : n.inputs)
+      use(in);
+    for (const Attribute &a : n.attributes) {
+      if (!a.g)
+        continue;
+      std::vector<std::string> inner;
+      collectOuterNames(*a.g, inner);
+      for (const std::string &name : inner)
+        use(name);
+    }
+  }
 }
 
 bool loadModel(const std::string &path, Model &model, std::string &error) {
@@ -602,28 +712,7 @@ bool loadModel(const std::string &path, Model &model, std::string &error) {
     convertValueInfo(v, info);
     model.outputs.push_back(std::move(info));
   }
-  for (int i = 0; i < g.node_size(); ++i) {
-    const pb::NodeProto &n = g.node(i);
-    Node node;
-    node.name = n.name();
-    node.opType = n.op_type();
-    node.domain = n.domain() == "ai.onnx" ? "" : n.domain();
-    node.inputs.assign(n.input().begin(), n.input().end());
-    node.outputs.assign(n.output().begin(), n.output().end());
-    node.displayName =
-        node.name.empty() ? node.opType + "_" + std::to_string(i) : node.name;
-    for (const auto &a : n.attribute()) {
-      Attribute attr;
-      if (!convertAttribute(a, baseDir, attr, error)) {
-        error = "attribute " + quote(a.name()) + " of node " +
-                quote(node.displayName) + ": " + error;
-        return false;
-      }
-      node.attributes.push_back(std::move(attr));
-    }
-    model.nodes.push_back(std::move(node));
-  }
-  return true;
+  return convertNodes(g, baseDir, 0, model.nodes, error);
 }
 
 bool loadTensorFile(const std::string &path, Tensor &tensor,

@@ -30,6 +30,31 @@ Value NodeContext::input(unsigned i) const {
   return hasInput(i) ? importer.lookup(node.inputs[i]) : Value();
 }
 
+bool NodeContext::isSequence(unsigned i) const {
+  return hasInput(i) && importer.lookupSequence(node.inputs[i]);
+}
+
+FailureOr<Sequence> NodeContext::sequenceInput(unsigned i) {
+  const Sequence *s =
+      hasInput(i) ? importer.lookupSequence(node.inputs[i]) : nullptr;
+  if (!s) {
+    error() << "input #" << i << " must be a sequence";
+    return failure();
+  }
+  return *s;
+}
+
+ONNXValue NodeContext::anyInput(unsigned i) const {
+  if (const Sequence *s =
+          hasInput(i) ? importer.lookupSequence(node.inputs[i]) : nullptr)
+    return *s;
+  return input(i);
+}
+
+void NodeContext::setOutput(unsigned i, ONNXValue v) {
+  outputs[i] = std::move(v);
+}
+
 InFlightDiagnostic NodeContext::error() { return emitError(loc); }
 
 LogicalResult NodeContext::unsupported(const Twine &what) {
@@ -111,6 +136,18 @@ NodeContext::getFloats(StringRef name, std::optional<SmallVector<float>> def) {
       *this, name, def, onnx::Attribute::Floats, [](const onnx::Attribute &a) {
         return SmallVector<float>(a.floats.begin(), a.floats.end());
       });
+}
+
+FailureOr<const onnx::Graph *> NodeContext::getGraph(StringRef name) {
+  return getAttrAs<const onnx::Graph *>(
+      *this, name, std::nullopt, onnx::Attribute::Graph,
+      [](const onnx::Attribute &a) { return a.g.get(); });
+}
+
+FailureOr<SmallVector<ONNXValue>>
+NodeContext::importSubgraph(const onnx::Graph &graph,
+                            ArrayRef<ONNXValue> inputs, const Twine &what) {
+  return importer.importSubgraph(graph, inputs, loc, what.str());
 }
 
 LogicalResult NodeContext::checkOperands(StringRef opName,

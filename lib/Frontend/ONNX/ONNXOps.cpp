@@ -5,10 +5,11 @@
 // are decomposed. The converters live by family in ONNXElementwise.cpp,
 // ONNXNN.cpp, ONNXNormalization.cpp, ONNXReduction.cpp, ONNXTensor.cpp,
 // ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp,
-// ONNXQuantization.cpp, ONNXSpectral.cpp, ONNXLinearAlgebra.cpp and
-// ONNXTraining.cpp (the ai.onnx.preview.training domain), each with its rows
-// of the table; this file joins them. The table is also the source of
-// docs/supported-ops.md (mlc-compile --list-onnx-ops).
+// ONNXQuantization.cpp, ONNXSpectral.cpp, ONNXLinearAlgebra.cpp,
+// ONNXControlFlow.cpp, ONNXSequence.cpp and ONNXTraining.cpp (the
+// ai.onnx.preview.training domain), each with its rows of the table; this file
+// joins them. The table is also the source of docs/supported-ops.md
+// (mlc-compile --list-onnx-ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,8 @@ ArrayRef<OpConverter> getQuantizationConverters();
 ArrayRef<OpConverter> getTrainingConverters();
 ArrayRef<OpConverter> getSpectralConverters();
 ArrayRef<OpConverter> getLinearAlgebraConverters();
+ArrayRef<OpConverter> getControlFlowConverters();
+ArrayRef<OpConverter> getSequenceConverters();
 
 ArrayRef<OpConverter> getONNXConverters() {
   static const std::vector<OpConverter> all = [] {
@@ -42,7 +45,8 @@ ArrayRef<OpConverter> getONNXConverters() {
           getIndexingConverters(), getResizeConverters(),
           getRecurrentConverters(), getQuantizationConverters(),
           getTrainingConverters(), getSpectralConverters(),
-          getLinearAlgebraConverters()})
+          getLinearAlgebraConverters(), getControlFlowConverters(),
+          getSequenceConverters()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

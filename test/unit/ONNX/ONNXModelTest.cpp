@@ -726,7 +726,18 @@ TEST_CASE("loadModel reads attributes of each kind", "[onnx][model][attr]") {
   auto *gr = n->add_attribute();
   gr->set_name("then_branch");
   gr->set_type(pb::AttributeProto::GRAPH);
-  gr->mutable_g()->set_name("sub");
+  {
+    // A branch reading the outer value "outer" and its own initializer.
+    pb::GraphProto *g = gr->mutable_g();
+    g->set_name("sub");
+    *g->add_initializer() = int64Tensor("w", {1}, {7});
+    pb::NodeProto *sn = g->add_node();
+    sn->set_op_type("Add");
+    sn->add_input("outer");
+    sn->add_input("w");
+    sn->add_output("sum");
+    g->add_output()->set_name("sum");
+  }
   auto *fs_ = n->add_attribute();
   fs_->set_name("scales");
   fs_->set_type(pb::AttributeProto::FLOATS);
@@ -772,6 +783,17 @@ TEST_CASE("loadModel reads attributes of each kind", "[onnx][model][attr]") {
   a = node.findAttribute("then_branch");
   REQUIRE(a);
   CHECK(a->kind == mo::Attribute::Graph);
+  REQUIRE(a->g);
+  CHECK(a->g->name == "sub");
+  REQUIRE(a->g->initializers.size() == 1);
+  CHECK(a->g->initializers[0].data == bytesOf(std::vector<int64_t>{7}));
+  REQUIRE(a->g->nodes.size() == 1);
+  CHECK(a->g->nodes[0].opType == "Add");
+  REQUIRE(a->g->outputs.size() == 1);
+  CHECK(a->g->outputs[0].name == "sum");
+  std::vector<std::string> outer;
+  mo::collectOuterNames(*a->g, outer);
+  CHECK(outer == std::vector<std::string>{"outer"});
 
   a = node.findAttribute("scales");
   REQUIRE(a);
@@ -806,6 +828,34 @@ TEST_CASE("loadModel reports a bad tensor attribute with its node",
   CHECK(loadError("badattr.onnx", model) ==
         "attribute 'value' of node 'Constant_0': tensor has 12 bytes of raw "
         "data but its dims and type need 8");
+}
+
+TEST_CASE("loadModel names a bad tensor inside a subgraph",
+          "[onnx][model][attr]") {
+  pb::ModelProto model = makeModel();
+  auto *n = addNode(model.mutable_graph(), "If", {"c"}, {"y"});
+  auto *a = n->add_attribute();
+  a->set_name("then_branch");
+  a->set_type(pb::AttributeProto::GRAPH);
+  *a->mutable_g()->add_initializer() = floatTensor("w", {2}, {1, 2, 3});
+  CHECK(loadError("badsub.onnx", model) ==
+        "attribute 'then_branch' of node 'If_0': initializer 'w' has 12 bytes "
+        "of raw data but its dims and type need 8");
+}
+
+TEST_CASE("loadModel refuses subgraphs nested too deep",
+          "[onnx][model][attr]") {
+  pb::ModelProto model = makeModel();
+  pb::GraphProto *g = model.mutable_graph();
+  for (int i = 0; i < 20; ++i) {
+    auto *n = addNode(g, "If", {"c"}, {"y"});
+    auto *a = n->add_attribute();
+    a->set_name("then_branch");
+    a->set_type(pb::AttributeProto::GRAPH);
+    g = a->mutable_g();
+  }
+  CHECK_THAT(loadError("deep.onnx", model),
+             Catch::Contains("subgraphs are nested more than 16 levels deep"));
 }
 
 //===----------------------------------------------------------------------===//

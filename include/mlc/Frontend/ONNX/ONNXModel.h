@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,8 @@ struct ValueInfo {
   std::vector<Dim> dims;
 };
 
+struct Graph;
+
 struct Attribute {
   enum Kind { Float, Int, String, Tensor, Graph, Floats, Ints, Strings, Other };
   std::string name;
@@ -79,6 +82,9 @@ struct Attribute {
   std::vector<float> floats;
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
+  /// The subgraph of a Graph attribute (If's branches, Loop's and Scan's
+  /// bodies). A list of graphs (GRAPHS) is kind Other.
+  std::shared_ptr<const ::mlc::onnx::Graph> g; // (`Graph` alone is the Kind)
 };
 
 struct Node {
@@ -93,6 +99,19 @@ struct Node {
 
   const Attribute *findAttribute(const std::string &name) const;
 };
+
+/// A subgraph. Its nodes may read values of the enclosing graphs by name.
+struct Graph {
+  std::string name;
+  std::vector<ValueInfo> inputs;
+  std::vector<ValueInfo> outputs;
+  std::vector<Tensor> initializers;
+  std::vector<Node> nodes;
+};
+
+/// Names a graph's nodes (and their subgraphs) read from enclosing scopes:
+/// neither its inputs, its initializers nor any of its nodes' outputs.
+void collectOuterNames(const Graph &graph, std::vector<std::string> &names);
 
 struct Model {
   std::string path;
