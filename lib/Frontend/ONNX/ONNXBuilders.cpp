@@ -121,4 +121,33 @@ LogicalResult out(N &n, FailureOr<Value> v) {
   return success();
 }
 
+LogicalResult legacyBroadcast(N &n) {
+  MLC_TRY(broadcast, n.getInt("broadcast", 0));
+  Value a = n.input(0), b = n.input(1);
+  if (!a || !b)
+    return success(); // the converter reports the missing operand
+  if (!broadcast) {
+    if (N::shapeOf(a) != N::shapeOf(b))
+      return n.error() << "operands of shapes " << shapeString(N::shapeOf(a))
+                       << " and " << shapeString(N::shapeOf(b))
+                       << " need broadcast=1 before opset 7";
+    return success();
+  }
+  if (!n.hasAttr("axis"))
+    return success(); // B aligned with A's trailing dims: numpy's rule
+  MLC_TRY(axisAttr, n.getInt("axis"));
+  int64_t ra = N::rankOf(a), rb = N::rankOf(b);
+  int64_t axis = axisAttr < 0 ? axisAttr + ra : axisAttr;
+  if (axis < 0 || axis + rb > ra)
+    return n.error() << "axis " << axisAttr << " does not place B of shape "
+                     << shapeString(N::shapeOf(b)) << " in A of shape "
+                     << shapeString(N::shapeOf(a));
+  SmallVector<int64_t> shape(axis, 1);
+  llvm::append_range(shape, N::shapeOf(b));
+  shape.append(ra - axis - rb, 1);
+  MLC_TRY(aligned, reshape(n, b, shape));
+  n.replaceInput(1, aligned);
+  return success();
+}
+
 } // namespace mlc::frontend

@@ -100,6 +100,16 @@ FailureOr<Value> numpyMatMul(N &n, Value a, Value b, MatMulEmitter emit);
 using ConvEmitter = llvm::function_ref<FailureOr<Value>(
     Value, Value, llvm::ArrayRef<mlir::NamedAttribute>)>;
 FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit);
+/// Opsets 1-6 of the binary operators: `broadcast` (0: equal shapes) and
+/// `axis` (where B's dims align in A) instead of numpy broadcasting;
+/// replaces input 1 with B reshaped so numpy broadcasting means the same.
+mlir::LogicalResult legacyBroadcast(N &n);
+/// Runs `convert` after legacyBroadcast: the opset 1-6 rows.
+template <ConvertFn convert> mlir::LogicalResult withLegacyBroadcast(N &n) {
+  if (mlir::failed(legacyBroadcast(n)))
+    return mlir::failure();
+  return convert(n);
+}
 /// Sets output 0 from `v` (or fails).
 mlir::LogicalResult out(N &n, FailureOr<Value> v);
 

@@ -170,6 +170,20 @@ LogicalResult convertPRelu(N &n) {
   return outNegativeBranch(n, x, binary<graph::MulOp>(n, x, n.input(1)));
 }
 
+/// PRelu before opset 7: a slope of one value per channel has shape [C]
+/// and applies along dim 1, not (as numpy would align it) the last dim.
+LogicalResult convertLegacyPRelu(N &n) {
+  Value x = n.input(0), slope = n.input(1);
+  if (N::rankOf(slope) == 1 && N::rankOf(x) >= 2 &&
+      N::shapeOf(slope)[0] == N::shapeOf(x)[1] && N::shapeOf(slope)[0] != 1) {
+    SmallVector<int64_t> shape(N::rankOf(x) - 1, 1);
+    shape[0] = N::shapeOf(slope)[0];
+    MLC_TRY(aligned, reshape(n, slope, shape));
+    n.replaceInput(1, aligned);
+  }
+  return convertPRelu(n);
+}
+
 LogicalResult convertThresholdedRelu(N &n) {
   MLC_TRY(alpha, n.getFloat("alpha", 1.0f));
   Value x = n.input(0);
@@ -308,27 +322,50 @@ LogicalResult convertDropout(N &n) {
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
-    {"Add", 1, kMax, 2, "", convertBinary<graph::AddOp>, ""},
-    {"Sub", 1, kMax, 2, "", convertBinary<graph::SubOp>, ""},
-    {"Mul", 1, kMax, 2, "", convertBinary<graph::MulOp>, ""},
-    {"Div", 1, kMax, 2, "", convertBinary<graph::DivOp>,
+    {"Add", 7, kMax, 2, "", convertBinary<graph::AddOp>, ""},
+    {"Sub", 7, kMax, 2, "", convertBinary<graph::SubOp>, ""},
+    {"Mul", 7, kMax, 2, "", convertBinary<graph::MulOp>, ""},
+    // Opsets 1-6: `broadcast` and `axis` attributes instead of numpy
+    // broadcasting.
+    {"Add", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::AddOp>>, ""},
+    {"Sub", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::SubOp>>, ""},
+    {"Mul", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::MulOp>>, ""},
+    {"Div", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::DivOp>>, ""},
+    {"Pow", 1, 6, 2, "broadcast,axis", withLegacyBroadcast<convertPow>, ""},
+    {"And", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::AndOp>>, ""},
+    {"Or", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::OrOp>>, ""},
+    {"Xor", 1, 6, 2, "broadcast,axis",
+     withLegacyBroadcast<convertBinary<graph::XorOp>>, ""},
+    {"Equal", 1, 6, 2, "broadcast,axis", withLegacyBroadcast<convertEqual>, ""},
+    {"Greater", 1, 6, 2, "broadcast,axis", withLegacyBroadcast<convertGreater>,
+     ""},
+    {"Less", 1, 6, 2, "broadcast,axis", withLegacyBroadcast<convertLess>, ""},
+    {"PRelu", 1, 6, 2, "", convertLegacyPRelu,
+     "a slope of C values applies per channel (dim 1)"},
+    {"Div", 7, kMax, 2, "", convertBinary<graph::DivOp>,
      "integer division truncates; x/0 is 0 for integers"},
-    {"Pow", 1, kMax, 2, "", convertPow, "mixed int/float operands"},
+    {"Pow", 7, kMax, 2, "", convertPow, "mixed int/float operands"},
     {"Mod", 10, kMax, 2, "fmod", convertMod, ""},
     {"BitShift", 11, kMax, 2, "direction", convertBitShift,
      "amounts of the bit width or more give 0"},
-    {"Max", 6, kMax, 1, "", convertVariadic<graph::MaxOp>, ""},
-    {"Min", 6, kMax, 1, "", convertVariadic<graph::MinOp>, ""},
-    {"Mean", 6, kMax, 1, "", convertMean, "float"},
-    {"Neg", 6, kMax, 1, "", convertUnary<graph::NegOp>, ""},
-    {"Abs", 6, kMax, 1, "", convertUnary<graph::AbsOp>, ""},
-    {"Reciprocal", 6, kMax, 1, "", convertReciprocal, ""},
-    {"Relu", 6, kMax, 1, "", convertUnary<graph::ReluOp>, ""},
-    {"Exp", 6, kMax, 1, "", convertUnary<graph::ExpOp>, "float"},
-    {"Log", 6, kMax, 1, "", convertUnary<graph::LogOp>, "float"},
-    {"Sqrt", 6, kMax, 1, "", convertUnary<graph::SqrtOp>, "float"},
-    {"Tanh", 6, kMax, 1, "", convertUnary<graph::TanhOp>, "float"},
-    {"Sigmoid", 6, kMax, 1, "", convertUnary<graph::SigmoidOp>, "float"},
+    {"Max", 1, kMax, 1, "", convertVariadic<graph::MaxOp>, ""},
+    {"Min", 1, kMax, 1, "", convertVariadic<graph::MinOp>, ""},
+    {"Mean", 1, kMax, 1, "", convertMean, "float"},
+    {"Neg", 1, kMax, 1, "", convertUnary<graph::NegOp>, ""},
+    {"Abs", 1, kMax, 1, "", convertUnary<graph::AbsOp>, ""},
+    {"Reciprocal", 1, kMax, 1, "", convertReciprocal, ""},
+    {"Relu", 1, kMax, 1, "", convertUnary<graph::ReluOp>, ""},
+    {"Exp", 1, kMax, 1, "", convertUnary<graph::ExpOp>, "float"},
+    {"Log", 1, kMax, 1, "", convertUnary<graph::LogOp>, "float"},
+    {"Sqrt", 1, kMax, 1, "", convertUnary<graph::SqrtOp>, "float"},
+    {"Tanh", 1, kMax, 1, "", convertUnary<graph::TanhOp>, "float"},
+    {"Sigmoid", 1, kMax, 1, "", convertUnary<graph::SigmoidOp>, "float"},
     {"Erf", 9, kMax, 1, "", convertUnary<graph::ErfOp>, "float"},
     {"Sin", 7, kMax, 1, "", convertUnary<graph::SinOp>, "float"},
     {"Cos", 7, kMax, 1, "", convertUnary<graph::CosOp>, "float"},
@@ -341,24 +378,24 @@ const OpConverter kConverters[] = {
     {"Asinh", 9, kMax, 1, "", convertUnary<graph::AsinhOp>, "float"},
     {"Acosh", 9, kMax, 1, "", convertUnary<graph::AcoshOp>, "float"},
     {"Atanh", 9, kMax, 1, "", convertUnary<graph::AtanhOp>, "float"},
-    {"Floor", 6, kMax, 1, "", convertUnary<graph::FloorOp>, "float"},
-    {"Ceil", 6, kMax, 1, "", convertUnary<graph::CeilOp>, "float"},
+    {"Floor", 1, kMax, 1, "", convertUnary<graph::FloorOp>, "float"},
+    {"Ceil", 1, kMax, 1, "", convertUnary<graph::CeilOp>, "float"},
     {"Round", 11, kMax, 1, "", convertUnary<graph::RoundOp>, "half to even"},
     {"Sign", 9, kMax, 1, "", convertUnary<graph::SignOp>, ""},
     {"IsNaN", 9, kMax, 1, "", convertIsNaN, ""},
     {"IsInf", 10, kMax, 1, "detect_negative,detect_positive", convertIsInf, ""},
     {"Softplus", 1, kMax, 1, "", convertSoftplus, "log(exp(x) + 1)"},
     {"Softsign", 1, kMax, 1, "", convertSoftsign, ""},
-    {"Elu", 6, kMax, 1, "alpha", convertElu, ""},
-    {"Selu", 6, kMax, 1, "alpha,gamma", convertSelu, ""},
+    {"Elu", 1, kMax, 1, "alpha", convertElu, ""},
+    {"Selu", 1, kMax, 1, "alpha,gamma", convertSelu, ""},
     {"Celu", 12, kMax, 1, "alpha", convertCelu, ""},
-    {"LeakyRelu", 6, kMax, 1, "alpha", convertLeakyRelu, ""},
+    {"LeakyRelu", 1, kMax, 1, "alpha", convertLeakyRelu, ""},
     {"PRelu", 7, kMax, 2, "", convertPRelu, ""},
     {"ThresholdedRelu", 10, kMax, 1, "alpha", convertThresholdedRelu, ""},
-    {"HardSigmoid", 6, kMax, 1, "alpha,beta", convertHardSigmoid, ""},
+    {"HardSigmoid", 1, kMax, 1, "alpha,beta", convertHardSigmoid, ""},
     {"HardSwish", 14, kMax, 1, "", convertHardSwish, ""},
     {"Shrink", 9, kMax, 1, "bias,lambd", convertShrink, ""},
-    {"Clip", 6, kMax, 1, "min,max", convertClip,
+    {"Clip", 1, kMax, 1, "min,max", convertClip,
      "bounds may be runtime values"},
     {"Equal", 7, kMax, 2, "", convertEqual, "numbers and bools"},
     {"Less", 7, kMax, 2, "", convertLess, ""},

@@ -92,6 +92,9 @@ public:
   }
   /// The value of input i; null when omitted.
   mlir::Value input(unsigned i) const;
+  /// Makes input(i) return `v` for the converter (old opsets' operand
+  /// conventions rewritten before the shared converter runs).
+  void replaceInput(unsigned i, mlir::Value v);
   unsigned numOutputs() const { return node.outputs.size(); }
   bool wantsOutput(unsigned i) const {
     return i < node.outputs.size() && !node.outputs[i].empty();
@@ -220,6 +223,7 @@ private:
 
   ONNXGraphImporter &importer;
   llvm::SmallVector<ONNXValue> outputs;
+  llvm::SmallVector<mlir::Value> replacedInputs;
 };
 
 } // namespace mlc::frontend

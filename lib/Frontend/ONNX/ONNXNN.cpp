@@ -57,8 +57,6 @@ LogicalResult convertGemm(N &n) {
   MLC_TRY(beta, n.getFloat("beta", 1.0f));
   MLC_TRY(transA, n.getInt("transA", 0));
   MLC_TRY(transB, n.getInt("transB", 0));
-  if (n.opset < 7 && n.hasAttr("broadcast"))
-    return n.unsupported("attribute 'broadcast'");
   Value a = n.input(0), b = n.input(1);
   if (N::rankOf(a) != 2 || N::rankOf(b) != 2)
     return n.error() << "A and B must be matrices", failure();
@@ -612,6 +610,8 @@ constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
     {"MatMul", 1, kMax, 2, "", convertMatMul, "rank >= 1, batch broadcasting"},
+    {"Gemm", 1, 6, 3, "alpha,beta,broadcast,transA,transB", convertGemm,
+     "C as numpy broadcasting allows (a superset of `broadcast`)"},
     {"Gemm", 7, kMax, 2, "alpha,beta,transA,transB", convertGemm, ""},
     {"Einsum", 12, kMax, 1, "equation", convertEinsum,
      "no ellipsis or diagonals; a broadcast product and a sum"},

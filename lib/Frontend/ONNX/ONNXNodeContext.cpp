@@ -27,7 +27,15 @@ NodeContext::NodeContext(ONNXGraphImporter &importer, const onnx::Node &node,
       loc(loc), importer(importer), outputs(node.outputs.size()) {}
 
 Value NodeContext::input(unsigned i) const {
+  if (i < replacedInputs.size() && replacedInputs[i])
+    return replacedInputs[i];
   return hasInput(i) ? importer.lookup(node.inputs[i]) : Value();
+}
+
+void NodeContext::replaceInput(unsigned i, Value v) {
+  if (replacedInputs.size() <= i)
+    replacedInputs.resize(i + 1);
+  replacedInputs[i] = v;
 }
 
 bool NodeContext::isSequence(unsigned i) const {

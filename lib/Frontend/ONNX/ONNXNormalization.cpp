@@ -82,6 +82,15 @@ LogicalResult convertBatchNorm(N &n) {
                  {n.attr("epsilon", n.b.getF32FloatAttr(eps))}));
 }
 
+/// Opsets 1-6 mark inference with is_test=1; the default (0) is training,
+/// whose batch statistics these opsets define differently.
+LogicalResult convertLegacyBatchNorm(N &n) {
+  MLC_TRY(isTest, n.getInt("is_test", 0));
+  if (!isTest)
+    return n.unsupported("is_test=0 (training mode)");
+  return convertBatchNorm(n);
+}
+
 /// (x - mean) * rsqrt(var + eps) over `axes`, keepdims statistics.
 struct Normalized {
   Value y, mean, invStd;
@@ -234,9 +243,11 @@ LogicalResult convertHardmax(N &n) { return convertSoftmaxLike<Hardmax>(n); }
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
+    {"BatchNormalization", 1, 6, 5, "epsilon,is_test,momentum,spatial",
+     convertLegacyBatchNorm, "is_test=1 (inference) only"},
     {"BatchNormalization", 7, kMax, 5, "epsilon,momentum,spatial,training_mode",
      convertBatchNorm, "inference; training_mode from opset 14"},
-    {"InstanceNormalization", 6, kMax, 3, "epsilon", convertInstanceNorm, ""},
+    {"InstanceNormalization", 1, kMax, 3, "epsilon", convertInstanceNorm, ""},
     {"LayerNormalization", 17, kMax, 2, "axis,epsilon,stash_type",
      convertLayerNorm, "Mean and InvStdDev outputs supported"},
     {"MeanVarianceNormalization", 9, kMax, 1, "axes", convertMVN, ""},

@@ -233,7 +233,7 @@ LogicalResult convertSum(N &n) { return out(n, foldInputs<graph::AddOp>(n)); }
 constexpr int64_t kMax = kMaxONNXOpset;
 
 const OpConverter kConverters[] = {
-    {"Sum", 6, kMax, 1, "", convertSum, ""},
+    {"Sum", 1, kMax, 1, "", convertSum, ""},
     {"ReduceSum", 1, kMax, 1, "axes,keepdims,noop_with_empty_axes",
      convertReduceSum, "axes must be constant"},
     {"ReduceMean", 1, kMax, 1, "axes,keepdims", convertReduceMean, "float"},
