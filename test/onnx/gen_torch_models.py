@@ -487,6 +487,26 @@ def make_conv1d():
     return model, (3, 2, 101)
 
 
+class UpConv3D(nn.Module):
+    """3-D transposed convolutions (a volume decoder): strided, padded,
+    with output_padding, dilation and groups, and a stride-2 2x2x2 one."""
+
+    def __init__(self):
+        super().__init__()
+        self.up1 = nn.ConvTranspose3d(4, 6, 3, stride=(2, 2, 1),
+                                      padding=(1, 0, 1),
+                                      output_padding=(1, 1, 0),
+                                      dilation=(1, 2, 1), groups=2)
+        self.up2 = nn.ConvTranspose3d(6, 3, 2, stride=2, bias=False)
+
+    def forward(self, x):
+        return self.up2(F.relu(self.up1(x)))
+
+
+def make_upconv3d():
+    return UpConv3D(), (2, 4, 3, 5, 4)
+
+
 class ControlFlow(nn.Module):
     """Scripted (not traced) control flow: an If on a run-time condition
     (the sign of the input's sum) choosing between two linear layers, then
@@ -519,6 +539,7 @@ def make_control_flow():
 
 MODELS = {
     "control_flow": make_control_flow,
+    "upconv3d": make_upconv3d,
     "conv1d": make_conv1d,
     "conv3d": make_conv3d,
     "pool3d": make_pool3d,
@@ -542,6 +563,7 @@ MODELS = {
 
 # Op types each export must contain: what the model is there to test.
 REQUIRED_OPS = {
+    "upconv3d": {"ConvTranspose", "Relu"},
     "control_flow": {"If", "Loop", "SequenceEmpty", "SequenceInsert",
                      "ConcatFromSequence", "Gemm", "Tanh"},
     "conv1d": {"Conv", "BatchNormalization", "Relu", "MaxPool", "AveragePool",

@@ -371,10 +371,77 @@ LogicalResult convertConv(N &n) {
                          }));
 }
 
+/// A 3-D transposed convolution as KD 2-D ones over the depth slices (a
+/// batch of N x D planes), one per depth tap kd of the filter; the tap's
+/// output for input depth i lands at depth i * SD + kd * DD of the full
+/// result, so each is spread by the stride (zeros between), shifted, and
+/// the KD of them summed; then the depth crop (pads, output_padding) and
+/// the bias.
+static FailureOr<Value> convTranspose3dAs2d(N &n, Value x, Value w, Value bias,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> dilations,
+                                            int64_t group,
+                                            ArrayRef<int64_t> cropBegin,
+                                            ArrayRef<int64_t> cropEnd) {
+  ArrayRef<int64_t> xs = N::shapeOf(x), ws = N::shapeOf(w);
+  int64_t nb = xs[0], c = xs[1], depth = xs[2];
+  int64_t kd = ws[2], sd = strides[0], dd = dilations[0];
+  MLC_TRY(xt, transpose(n, x, {0, 2, 1, 3, 4}));
+  MLC_TRY(planes, reshape(n, xt, {nb * depth, c, xs[3], xs[4]}));
+  int64_t full = (depth - 1) * sd + (kd - 1) * dd + 1;
+  int64_t spread = (depth - 1) * sd + 1;
+  Value sum;
+  SmallVector<int64_t> outShape;
+  for (int64_t t = 0; t < kd; ++t) {
+    MLC_TRY(tap, sliceAxis(n, w, 2, t, t + 1));
+    MLC_TRY(w2, reshape(n, tap, {ws[0], ws[1], ws[3], ws[4]}));
+    Value y = graph::buildConvTranspose2D(
+        n.b, n.loc, planes, w2, Value(), strides.drop_front(),
+        dilations.drop_front(), group, cropBegin.drop_front(),
+        cropEnd.drop_front());
+    ArrayRef<int64_t> ys = N::shapeOf(y);
+    int64_t rest = ys[1] * ys[2] * ys[3];
+    outShape = {ys[1], ys[2], ys[3]};
+    // [N, D, rest] -> [N, D, SD, rest] with zeros after each slice ->
+    // [N, D * SD, rest], cut to the spread length, shifted by kd * DD.
+    MLC_TRY(y3, reshape(n, y, {nb, depth, 1, rest}));
+    MLC_TRY(zeros, padConstant(n, y3, {0, 0, 0, 0, 0, 0, sd - 1, 0}, 0.0));
+    MLC_TRY(flat, reshape(n, zeros, {nb, depth * sd, rest}));
+    MLC_TRY(cut, sliceAxis(n, flat, 1, 0, spread));
+    int64_t before = t * dd;
+    MLC_TRY(
+        placed,
+        padConstant(n, cut, {0, before, 0, 0, full - spread - before, 0}, 0.0));
+    if (!sum) {
+      sum = placed;
+      continue;
+    }
+    MLC_TRY(acc, binary<graph::AddOp>(n, sum, placed));
+    sum = acc;
+  }
+  // Crops below zero extend the result with zeros (output_padding).
+  int64_t cb = cropBegin[0], ce = cropEnd[0];
+  MLC_TRY(padded, padConstant(n, sum,
+                              {0, std::max<int64_t>(0, -cb), 0, 0,
+                               std::max<int64_t>(0, -ce), 0},
+                              0.0));
+  int64_t len = N::shapeOf(padded)[1];
+  MLC_TRY(cropped, sliceAxis(n, padded, 1, std::max<int64_t>(0, cb),
+                             len - std::max<int64_t>(0, ce)));
+  int64_t od = N::shapeOf(cropped)[1];
+  MLC_TRY(y5,
+          reshape(n, cropped, {nb, od, outShape[0], outShape[1], outShape[2]}));
+  MLC_TRY(y, transpose(n, y5, {0, 2, 1, 3, 4}));
+  if (!bias)
+    return y;
+  MLC_TRY(b, reshape(n, bias, {outShape[0], 1, 1, 1}));
+  return binary<graph::AddOp>(n, y, b);
+}
+
 LogicalResult convertConvTranspose(N &n) {
   Value x = n.input(0), w = n.input(1), bias = n.input(2);
   int64_t rank = N::rankOf(x);
-  if (rank != 3 && rank != 4)
+  if (rank < 3 || rank > 5)
     return n.unsupported(Twine(rank - 2) + "-D transposed convolution");
   size_t d = rank - 2;
   SmallVector<int64_t> wk(N::shapeOf(w).drop_front(2));
@@ -479,6 +546,9 @@ LogicalResult convertConvTranspose(N &n) {
     cropBegin.insert(cropBegin.begin(), 0);
     cropEnd.insert(cropEnd.begin(), 0);
   }
+  if (d == 3)
+    return out(n, convTranspose3dAs2d(n, x, w, bias, strides, dilations, group,
+                                      cropBegin, cropEnd));
   Value y = graph::buildConvTranspose2D(n.b, n.loc, x, w, bias, strides,
                                         dilations, group, cropBegin, cropEnd);
   if (d == 1) {
@@ -621,7 +691,8 @@ const OpConverter kConverters[] = {
      "auto_pad,dilations,group,kernel_shape,output_padding,output_shape,pads,"
      "strides",
      convertConvTranspose,
-     "1-D and 2-D; stride = kernel (no pads, dilations, groups): one "
+     "1-D, 2-D and 3-D (KD 2-D ones); stride = kernel (no pads, dilations, "
+     "groups): one "
      "contraction, else a convolution of the dilated input"},
     {"MaxPool", 1, kMax, 1,
      "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
