@@ -5,11 +5,11 @@
 // are decomposed. The converters live by family in ONNXElementwise.cpp,
 // ONNXNN.cpp, ONNXNormalization.cpp, ONNXReduction.cpp, ONNXTensor.cpp,
 // ONNXConstants.cpp, ONNXIndexing.cpp, ONNXResize.cpp, ONNXRecurrent.cpp,
-// ONNXQuantization.cpp, ONNXSpectral.cpp, ONNXLinearAlgebra.cpp,
-// ONNXControlFlow.cpp, ONNXSequence.cpp and ONNXTraining.cpp (the
-// ai.onnx.preview.training domain), each with its rows of the table; this file
-// joins them. The table is also the source of docs/supported-ops.md
-// (mlc-compile --list-onnx-ops).
+// ONNXQuantization.cpp, ONNXGridSample.cpp, ONNXSpectral.cpp,
+// ONNXLinearAlgebra.cpp, ONNXControlFlow.cpp, ONNXSequence.cpp and
+// ONNXTraining.cpp (the ai.onnx.preview.training domain), each with its rows of
+// the table; this file joins them. The table is also the source of
+// docs/supported-ops.md (mlc-compile --list-onnx-ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +34,7 @@ ArrayRef<OpConverter> getSpectralConverters();
 ArrayRef<OpConverter> getLinearAlgebraConverters();
 ArrayRef<OpConverter> getControlFlowConverters();
 ArrayRef<OpConverter> getSequenceConverters();
+ArrayRef<OpConverter> getGridSampleConverters();
 
 ArrayRef<OpConverter> getONNXConverters() {
   static const std::vector<OpConverter> all = [] {
@@ -46,7 +47,7 @@ ArrayRef<OpConverter> getONNXConverters() {
           getRecurrentConverters(), getQuantizationConverters(),
           getTrainingConverters(), getSpectralConverters(),
           getLinearAlgebraConverters(), getControlFlowConverters(),
-          getSequenceConverters()})
+          getSequenceConverters(), getGridSampleConverters()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();
