@@ -2,10 +2,12 @@
 """Structure-aware fuzzing of mlc's ONNX importer.
 
   scripts/fuzz-onnx.py [--mlc-bin DIR] [--iterations N] [--seed S] [--out DIR]
+                       [--seeds REGEX]
 
 Takes the ONNX node tests that mlc passes (test/onnx/expected_pass.txt) as
 seeds, mutates each picked model one to three times (attribute values,
-tensor dims, initializer data sizes, edges, opset versions) and runs
+tensor dims, initializer data sizes, edges, opset versions, subgraphs'
+inputs and outputs; nodes of If/Loop/Scan bodies included) and runs
 mlc-compile on it. A model may be accepted or refused; what counts as a
 bug:
 
@@ -29,6 +31,7 @@ import argparse
 import copy
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -51,8 +54,22 @@ def pick_int(rng):
         rng.randint(-8, 64)
 
 
+def graphs(graph):
+    """`graph` and the subgraphs of its nodes (If's branches, Loop's body),
+    recursively."""
+    yield graph
+    for n in graph.node:
+        for a in n.attribute:
+            if a.type == onnx.AttributeProto.GRAPH:
+                yield from graphs(a.g)
+
+
+def all_nodes(m):
+    return [n for g in graphs(m.graph) for n in g.node]
+
+
 def mutate_attribute(m, rng, log):
-    nodes = [n for n in m.graph.node if n.attribute]
+    nodes = [n for n in all_nodes(m) if n.attribute]
     if not nodes:
         return False
     node = rng.choice(nodes)
@@ -110,8 +127,8 @@ def mutate_dims(m, rng, log):
 
 
 def mutate_initializer(m, rng, log):
-    tensors = list(m.graph.initializer)
-    for n in m.graph.node:
+    tensors = [t for g in graphs(m.graph) for t in g.initializer]
+    for n in all_nodes(m):
         for a in n.attribute:
             if a.type == onnx.AttributeProto.TENSOR:
                 tensors.append(a.t)
@@ -133,12 +150,13 @@ def mutate_initializer(m, rng, log):
 
 
 def mutate_edge(m, rng, log):
-    nodes = [n for n in m.graph.node if n.input]
+    nodes = [n for n in all_nodes(m) if n.input]
     if not nodes:
         return False
     node = rng.choice(nodes)
-    names = [v.name for v in m.graph.input] + \
-        [o for n in m.graph.node for o in n.output] + ["no_such_value", ""]
+    # Any name of any scope: a subgraph's inner names used outside it too.
+    names = [v.name for g in graphs(m.graph) for v in g.input] + \
+        [o for n in all_nodes(m) for o in n.output] + ["no_such_value", ""]
     i = rng.randrange(len(node.input))
     old = node.input[i]
     node.input[i] = rng.choice(names)
@@ -156,8 +174,28 @@ def mutate_opset(m, rng, log):
     return False
 
 
+def mutate_subgraph(m, rng, log):
+    """Drops or duplicates a subgraph's input or output."""
+    subs = list(graphs(m.graph))[1:]
+    if not subs:
+        return False
+    g = rng.choice(subs)
+    field = g.input if rng.random() < 0.5 else g.output
+    which = "input" if field is g.input else "output"
+    if field and rng.random() < 0.5:
+        i = rng.randrange(len(field))
+        del field[i]
+        log.append("subgraph %r loses %s %d" % (g.name, which, i))
+    elif field:
+        field.add().CopyFrom(field[rng.randrange(len(field))])
+        log.append("subgraph %r duplicates an %s" % (g.name, which))
+    else:
+        return False
+    return True
+
+
 MUTATIONS = [mutate_attribute, mutate_attribute, mutate_dims,
-             mutate_initializer, mutate_edge, mutate_opset]
+             mutate_initializer, mutate_edge, mutate_opset, mutate_subgraph]
 
 
 def classify(proc, output):
@@ -186,6 +224,9 @@ def main():
     p.add_argument("--out", default="fuzz-findings")
     p.add_argument("--full", action="store_true",
                    help="compile to model.so, not only to MLIR")
+    p.add_argument("--seeds", default="",
+                   help="only seed tests whose name matches this regex "
+                        "(e.g. 'if|loop|scan|sequence')")
     opts = p.parse_args()
 
     compiler = os.path.join(opts.mlc_bin, "mlc-compile")
@@ -194,6 +235,7 @@ def main():
                  opts.mlc_bin)
     with open(os.path.join(ROOT, "test", "onnx", "expected_pass.txt")) as f:
         names = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+    names = [n for n in names if re.search(opts.seeds, n)]
     seeds = [os.path.join(opts.data_dir, n, "model.onnx") for n in names]
     seeds = [s for s in seeds if os.path.exists(s)]
     if not seeds:

@@ -76,95 +76,6 @@ LogicalResult convertGemm(N &n) {
   return out(n, binary<graph::AddOp>(n, y, c));
 }
 
-/// Einsum as one broadcast product and a sum over the contracted letters:
-/// each operand is transposed into a global letter order (output letters
-/// first) and given unit dims for the letters it lacks.
-LogicalResult convertEinsum(N &n) {
-  MLC_TRY(eq, n.getString("equation"));
-  std::string e;
-  for (char c : eq)
-    if (c != ' ')
-      e += c;
-  if (e.find("...") != std::string::npos)
-    return n.unsupported("ellipsis in equation '" + eq + "'");
-  size_t arrow = e.find("->");
-  std::string lhs = e.substr(0, arrow);
-  SmallVector<StringRef> terms;
-  StringRef(lhs).split(terms, ',');
-  if (terms.size() != n.numInputs())
-    return n.error() << "equation '" << eq << "' has " << terms.size()
-                     << " operands but the node has " << n.numInputs(),
-           failure();
-  // Every operand is required (an omitted one is an empty name).
-  for (unsigned i = 0; i < n.numInputs(); ++i)
-    if (!n.input(i))
-      return n.error() << "missing input #" << i, failure();
-  std::string outTerm;
-  if (arrow != std::string::npos) {
-    outTerm = e.substr(arrow + 2);
-  } else {
-    // Implicit output: letters used once, alphabetically.
-    std::map<char, int> count;
-    for (char c : lhs)
-      if (c != ',')
-        ++count[c];
-    for (auto [c, k] : count)
-      if (k == 1)
-        outTerm += c;
-  }
-  std::string order = outTerm;
-  for (char c : lhs)
-    if (c != ',' && order.find(c) == std::string::npos)
-      order += c;
-  std::map<char, int64_t> sizes;
-  Value product;
-  for (auto [i, term] : llvm::enumerate(terms)) {
-    Value x = n.input(i);
-    ArrayRef<int64_t> shape = N::shapeOf(x);
-    if (term.size() != shape.size())
-      return n.error() << "operand " << i << " has rank " << shape.size()
-                       << " but '" << term << "' names " << term.size()
-                       << " dims",
-             failure();
-    SmallVector<int64_t> perm, full;
-    for (char c : order) {
-      size_t pos = term.find(c);
-      if (pos == StringRef::npos) {
-        full.push_back(1);
-        continue;
-      }
-      if (term.find(c, pos + 1) != StringRef::npos)
-        return n.unsupported("repeated index '" + std::string(1, c) +
-                             "' (diagonals)");
-      auto [it, inserted] = sizes.insert({c, shape[pos]});
-      if (!inserted && it->second != shape[pos])
-        return n.error() << "index '" << c << "' has sizes " << it->second
-                         << " and " << shape[pos],
-               failure();
-      perm.push_back(pos);
-      full.push_back(shape[pos]);
-    }
-    MLC_TRY(t, transpose(n, x, perm));
-    MLC_TRY(r, reshape(n, t, full));
-    if (!product) {
-      product = r;
-      continue;
-    }
-    MLC_TRY(p, binary<graph::MulOp>(n, product, r));
-    product = p;
-  }
-  for (char c : outTerm)
-    if (!sizes.count(c))
-      return n.error() << "output index '" << c << "' is not an input index",
-             failure();
-  if (order.size() == outTerm.size())
-    return out(n, reshape(n, product, N::shapeOf(product)));
-  return out(n,
-             reduce<graph::ReduceSumOp>(
-                 n, product,
-                 iota(order.size() - outTerm.size(), outTerm.size()), false));
-}
-
 /// Bounds on window attributes, so that shape arithmetic on them cannot
 /// overflow: dims are at most 2^40 (a tensor's elements are), so
 /// stride * dim + (kernel - 1) * dilation + pads stays below 2^62.
@@ -683,8 +594,6 @@ const OpConverter kConverters[] = {
     {"Gemm", 1, 6, 3, "alpha,beta,broadcast,transA,transB", convertGemm,
      "C as numpy broadcasting allows (a superset of `broadcast`)"},
     {"Gemm", 7, kMax, 2, "alpha,beta,transA,transB", convertGemm, ""},
-    {"Einsum", 12, kMax, 1, "equation", convertEinsum,
-     "no ellipsis or diagonals; a broadcast product and a sum"},
     {"Conv", 1, kMax, 2, "auto_pad,dilations,group,kernel_shape,pads,strides",
      convertConv, "1-D to 3-D (3-D: float)"},
     {"ConvTranspose", 1, kMax, 2,
