@@ -457,6 +457,32 @@ bool scanModel(int fd, pb::ModelProto &proto,
   return !hasGraph || proto.mutable_graph()->ParseFromString(graphRest);
 }
 
+bool convertGraphIO(const pb::GraphProto &g,
+                    const std::set<std::string> &initNames,
+                    std::vector<ValueInfo> &inputs,
+                    std::vector<ValueInfo> &outputs, std::string &error) {
+  std::set<std::string> inputNames;
+  for (const auto &v : g.input()) {
+    // Since IR version 4 initializers may be listed as inputs too; they are
+    // weights, not inputs.
+    if (initNames.count(v.name()))
+      continue;
+    if (!inputNames.insert(v.name()).second) {
+      error = "graph input " + quote(v.name()) + " is declared twice";
+      return false;
+    }
+    ValueInfo info;
+    convertValueInfo(v, info);
+    inputs.push_back(std::move(info));
+  }
+  for (const auto &v : g.output()) {
+    ValueInfo info;
+    convertValueInfo(v, info);
+    outputs.push_back(std::move(info));
+  }
+  return true;
+}
+
 bool convertNodes(const pb::GraphProto &g, const std::string &baseDir,
                   int depth, std::vector<Node> &nodes, std::string &error) {
   for (int i = 0; i < g.node_size(); ++i) {
@@ -510,18 +536,8 @@ bool convertGraph(const pb::GraphProto &g, const std::string &baseDir,
     error = "sparse initializers are not supported";
     return false;
   }
-  for (const auto &v : g.input()) {
-    if (initNames.count(v.name()))
-      continue;
-    ValueInfo info;
-    convertValueInfo(v, info);
-    out.inputs.push_back(std::move(info));
-  }
-  for (const auto &v : g.output()) {
-    ValueInfo info;
-    convertValueInfo(v, info);
-    out.outputs.push_back(std::move(info));
-  }
+  if (!convertGraphIO(g, initNames, out.inputs, out.outputs, error))
+    return false;
   return convertNodes(g, baseDir, depth, out.nodes, error);
 }
 
@@ -693,25 +709,8 @@ bool loadModel(const std::string &path, Model &model, std::string &error) {
     error = "sparse initializers are not supported";
     return false;
   }
-  std::set<std::string> inputNames;
-  for (const auto &v : g.input()) {
-    // Since IR version 4 initializers may be listed as inputs too; they are
-    // weights, not inputs.
-    if (initNames.count(v.name()))
-      continue;
-    if (!inputNames.insert(v.name()).second) {
-      error = "graph input " + quote(v.name()) + " is declared twice";
-      return false;
-    }
-    ValueInfo info;
-    convertValueInfo(v, info);
-    model.inputs.push_back(std::move(info));
-  }
-  for (const auto &v : g.output()) {
-    ValueInfo info;
-    convertValueInfo(v, info);
-    model.outputs.push_back(std::move(info));
-  }
+  if (!convertGraphIO(g, initNames, model.inputs, model.outputs, error))
+    return false;
   return convertNodes(g, baseDir, 0, model.nodes, error);
 }
 
