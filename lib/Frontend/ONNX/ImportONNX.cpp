@@ -394,13 +394,38 @@ ONNXGraphImporter::importSubgraph(const onnx::Graph &graph,
   if (graph.inputs.size() != inputs.size())
     return emitError(loc) << what << " takes " << graph.inputs.size()
                           << " inputs, the operator passes " << inputs.size();
-  // The subgraph's names live until it is imported; the enclosing graph's
-  // maps are restored afterwards, so a loop body can be imported again.
-  llvm::StringMap<Value> savedValues = values;
-  llvm::StringMap<Sequence> savedSequences = sequences;
+  // The subgraph's names live until it is imported: what they named before
+  // is put back afterwards, so a loop body can be imported again. Only the
+  // names the subgraph defines are saved, not the enclosing graph's maps.
+  struct Saved {
+    std::string name;
+    Value value;
+    std::optional<Sequence> sequence;
+  };
+  std::vector<Saved> saved;
+  auto save = [&](const std::string &name) {
+    auto seq = sequences.find(name);
+    saved.push_back(
+        {name, values.lookup(name),
+         seq == sequences.end() ? std::nullopt : std::optional(seq->second)});
+  };
+  for (const onnx::ValueInfo &in : graph.inputs)
+    save(in.name);
+  for (const onnx::Tensor &t : graph.initializers)
+    save(t.name);
+  for (const onnx::Node &node : graph.nodes)
+    for (const std::string &out : node.outputs)
+      save(out);
   llvm::scope_exit restore([&] {
-    values = std::move(savedValues);
-    sequences = std::move(savedSequences);
+    // In reverse, so a name saved twice ends with its oldest meaning.
+    for (const Saved &s : llvm::reverse(saved)) {
+      values.erase(s.name);
+      sequences.erase(s.name);
+      if (s.value)
+        values[s.name] = s.value;
+      if (s.sequence)
+        sequences[s.name] = *s.sequence;
+    }
   });
   for (auto [info, v] : llvm::zip(graph.inputs, inputs)) {
     values.erase(info.name);

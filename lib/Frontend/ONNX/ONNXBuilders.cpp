@@ -56,6 +56,22 @@ FailureOr<Value> concat(N &n, ValueRange xs, int64_t axis) {
   }
   return n.emit<graph::ConcatOp>(pieces, {n.i64Attr("axis", axis)});
 }
+FailureOr<Value> stackAxis(N &n, ValueRange pieces, int64_t axis,
+                           StringRef what) {
+  RankedTensorType first = N::typeOf(pieces.front());
+  SmallVector<Value> lifted;
+  for (auto [i, p] : llvm::enumerate(pieces)) {
+    if (N::typeOf(p) != first)
+      return n.error() << what << " " << i << " is " << N::typeOf(p) << " but "
+                       << what << " 0 is " << first
+                       << "; stacking needs one static type";
+    SmallVector<int64_t> shape(first.getShape());
+    shape.insert(shape.begin() + axis, 1);
+    MLC_TRY(r, reshape(n, p, shape));
+    lifted.push_back(r);
+  }
+  return concat(n, lifted, axis);
+}
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
                            int64_t end, int64_t step) {

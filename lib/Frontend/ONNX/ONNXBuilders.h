@@ -66,6 +66,10 @@ FailureOr<Value> concat(N &n, mlir::ValueRange xs, int64_t axis);
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
                            int64_t end, int64_t step = 1);
+/// `pieces` (equal types; "<what> <i>" names piece i in the error) stacked
+/// along a new dim at `axis`: scan outputs, ConcatFromSequence's new_axis.
+FailureOr<Value> stackAxis(N &n, mlir::ValueRange pieces, int64_t axis,
+                           llvm::StringRef what);
 /// x[..., indices, ...] along `axis` with constant indices.
 FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
                           llvm::ArrayRef<int64_t> indices);

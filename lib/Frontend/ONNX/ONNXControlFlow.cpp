@@ -63,24 +63,6 @@ LogicalResult checkUnrollSize(N &n, int64_t iterations,
   return success();
 }
 
-/// `pieces` (one per iteration, equal types) stacked along a new `axis`.
-FailureOr<Value> stack(N &n, ArrayRef<Value> pieces, int64_t axis,
-                       StringRef what) {
-  RankedTensorType first = N::typeOf(pieces.front());
-  SmallVector<Value> lifted;
-  for (auto [i, p] : llvm::enumerate(pieces)) {
-    if (N::typeOf(p) != first)
-      return n.error() << what << " is " << first << " in iteration 0 but "
-                       << N::typeOf(p) << " in iteration " << i
-                       << "; stacked outputs need one static type";
-    SmallVector<int64_t> shape(first.getShape());
-    shape.insert(shape.begin() + axis, 1);
-    MLC_TRY(r, reshape(n, p, shape));
-    lifted.push_back(r);
-  }
-  return concat(n, lifted, axis);
-}
-
 LogicalResult convertIf(N &n) {
   MLC_TRY(thenBranch, n.getGraph("then_branch"));
   MLC_TRY(elseBranch, n.getGraph("else_branch"));
@@ -201,7 +183,9 @@ LogicalResult convertLoop(N &n) {
     if (scans[k].empty())
       return n.unsupported("scan output #" + Twine(k) +
                            " of a Loop that runs no iteration");
-    MLC_TRY(s, stack(n, scans[k], 0, "scan output #" + std::to_string(k)));
+    MLC_TRY(s,
+            stackAxis(n, scans[k], 0,
+                      "scan output #" + std::to_string(k) + " in iteration"));
     outputs.push_back(s);
   }
   return setOutputs(n, outputs, "the Loop");
@@ -265,7 +249,9 @@ FailureOr<SmallVector<Value>> scanSteps(N &n, const onnx::Graph &body,
     int64_t rank = N::rankOf(pieces[k].front()) + 1;
     MLC_TRY(axis,
             n.normalizeAxis(spec.outputAxes[k], rank, "scan_output_axes"));
-    MLC_TRY(s, stack(n, pieces[k], axis, "scan output #" + std::to_string(k)));
+    MLC_TRY(s,
+            stackAxis(n, pieces[k], axis,
+                      "scan output #" + std::to_string(k) + " in iteration"));
     outputs.push_back(s);
   }
   return outputs;
@@ -365,7 +351,8 @@ LogicalResult convertScan(N &n) {
   }
   SmallVector<ONNXValue> outputs;
   for (auto [k, pieces] : llvm::enumerate(perBatch)) {
-    MLC_TRY(s, stack(n, pieces, 0, "output #" + std::to_string(k)));
+    MLC_TRY(s, stackAxis(n, pieces, 0,
+                         "output #" + std::to_string(k) + " of batch entry"));
     outputs.push_back(s);
   }
   return setOutputs(n, outputs, "the Scan");

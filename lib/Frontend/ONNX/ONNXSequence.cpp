@@ -113,20 +113,9 @@ LogicalResult convertConcatFromSequence(N &n) {
                          "unknown)");
   int64_t rank = N::rankOf(seq.items[0]) + (newAxis ? 1 : 0);
   MLC_TRY(a, n.normalizeAxis(axis, rank));
-  SmallVector<Value> pieces;
-  for (Value v : seq.items) {
-    if (N::rankOf(v) + (newAxis ? 1 : 0) != rank)
-      return n.error() << "the sequence's tensors differ in rank";
-    if (!newAxis) {
-      pieces.push_back(v);
-      continue;
-    }
-    SmallVector<int64_t> shape(N::shapeOf(v));
-    shape.insert(shape.begin() + a, 1);
-    MLC_TRY(r, reshape(n, v, shape));
-    pieces.push_back(r);
-  }
-  return out(n, concat(n, pieces, a));
+  if (newAxis)
+    return out(n, stackAxis(n, seq.items, a, "sequence element"));
+  return out(n, concat(n, seq.items, a));
 }
 
 LogicalResult convertSplitToSequence(N &n) {
