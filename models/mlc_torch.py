@@ -95,7 +95,7 @@ class Model:
                 op = node["op"]
                 if op == "matmul" and k == 1:
                     roles[v] = "matmul_rhs"
-                elif op == "conv2d" and k == 1:
+                elif _window_op(op) and op.startswith("conv") and k == 1:
                     roles[v] = "conv_filter"
                 elif op in ("batch_norm", "layer_norm") and k == 1:
                     roles[v] = "norm_scale"
@@ -194,11 +194,74 @@ def _axis(a, rank):
     return a + rank if a < 0 else a
 
 
-def _pad_hw(x, pads, value):
-    # F.pad lists (left, right, top, bottom) for the last two dims.
+def _pad_spatial(x, pads, value):
+    """pads: all begins, then all ends of the spatial dims; F.pad lists
+    (begin, end) pairs from the last dim backwards."""
     if not any(pads):
         return x
-    return F.pad(x, (pads[1], pads[3], pads[0], pads[2]), value=value)
+    d = len(pads) // 2
+    flat = []
+    for i in reversed(range(d)):
+        flat += [pads[i], pads[i + d]]
+    return F.pad(x, tuple(flat), value=value)
+
+
+def _window_op(op):
+    """(kind, dims) of conv1d .. conv_transpose3d, else None."""
+    for kind in ("conv_transpose", "conv", "maxpool", "avgpool"):
+        rest = op[len(kind):]
+        if op.startswith(kind) and rest in ("1d", "2d", "3d"):
+            return kind, int(rest[0])
+    return None
+
+
+def _eval_window(window, attrs, a):
+    kind, d = window
+    x = a[0]
+    ones, zeros = [1] * d, [0] * (2 * d)
+    pads = attrs.get("pads", zeros)
+    if kind == "conv":
+        conv = (F.conv1d, F.conv2d, F.conv3d)[d - 1]
+        return conv(_pad_spatial(x, pads, 0.0), a[1],
+                    a[2] if len(a) > 2 else None,
+                    stride=attrs.get("strides", ones),
+                    dilation=attrs.get("dilations", ones),
+                    groups=attrs.get("groups", 1))
+    if kind == "conv_transpose":
+        # The full result (no padding) loses pads[i] at the start and
+        # pads[d + i] - output_padding[i] at the end (a negative amount is
+        # zeros appended); the bias is added everywhere.
+        conv_t = (F.conv_transpose1d, F.conv_transpose2d,
+                  F.conv_transpose3d)[d - 1]
+        y = conv_t(x, a[1], None, stride=attrs.get("strides", ones),
+                   dilation=attrs.get("dilations", ones),
+                   groups=attrs.get("groups", 1))
+        out_pad = attrs.get("output_padding", [0] * d)
+        crop_end = [pads[d + i] - out_pad[i] for i in range(d)]
+        y = _pad_spatial(y, [0] * d + [max(-c, 0) for c in crop_end], 0.0)
+        index = [slice(None), slice(None)]
+        for i in range(d):
+            index.append(slice(pads[i], y.shape[2 + i] - max(crop_end[i], 0)))
+        y = y[tuple(index)]
+        if len(a) > 2:
+            y = y + a[2].reshape((1, -1) + (1,) * d)
+        return y
+    k = attrs["kernel"]
+    s = attrs.get("strides", k)
+    if kind == "maxpool":
+        pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[d - 1]
+        return pool(_pad_spatial(x, pads, -math.inf), k, stride=s,
+                    dilation=attrs.get("dilations", ones))
+    pool = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[d - 1]
+
+    def window_sum(v):
+        # avg_pool1d has no divisor_override: mean times the window size.
+        return pool(v, k, stride=s) * math.prod(k)
+    total = window_sum(_pad_spatial(x, pads, 0.0))
+    if attrs.get("count_include_pad", False):
+        return total / math.prod(k)
+    ones_t = _pad_spatial(torch.ones_like(x), pads, 0.0)
+    return total / window_sum(ones_t)
 
 
 def _erf_gelu(x):
@@ -229,29 +292,9 @@ def eval_node(node, a, train, bn_momentum, buffer_updates):
         return _erf_gelu(x)
     if op == "matmul":
         return torch.matmul(a[0], a[1])
-    if op == "conv2d":
-        pads = attrs.get("pads", [0, 0, 0, 0])
-        return F.conv2d(_pad_hw(x, pads, 0.0), a[1],
-                        a[2] if len(a) > 2 else None,
-                        stride=attrs.get("strides", [1, 1]),
-                        dilation=attrs.get("dilations", [1, 1]),
-                        groups=attrs.get("groups", 1))
-    if op == "maxpool2d":
-        k = attrs["kernel"]
-        return F.max_pool2d(_pad_hw(x, attrs.get("pads", [0, 0, 0, 0]),
-                                    -math.inf),
-                            k, stride=attrs.get("strides", k),
-                            dilation=attrs.get("dilations", [1, 1]))
-    if op == "avgpool2d":
-        k = attrs["kernel"]
-        pads = attrs.get("pads", [0, 0, 0, 0])
-        s = attrs.get("strides", k)
-        total = F.avg_pool2d(_pad_hw(x, pads, 0.0), k, stride=s,
-                             divisor_override=1)
-        if attrs.get("count_include_pad", False):
-            return total / (k[0] * k[1])
-        ones = _pad_hw(torch.ones_like(x), pads, 0.0)
-        return total / F.avg_pool2d(ones, k, stride=s, divisor_override=1)
+    window = _window_op(op)
+    if window is not None:
+        return _eval_window(window, attrs, a)
     if op == "global_avgpool":
         return x.mean(dim=(2, 3), keepdim=True)
     if op == "batch_norm":

@@ -28,6 +28,13 @@ Cases:
                at batch 4 (its batch reshapes rewritten to -1), mse loss
                against a random target; `trainable` lists every weight but
                the constant attention scale
+  volume       conv3d (pads 1) -> batch_norm over a volume -> relu ->
+               maxpool3d 2x2x2 -> conv_transpose3d (stride 2, bias) ->
+               relu -> avgpool3d [2,3,3] -> reshape to [-1, 3, 8] ->
+               conv1d (pads 1, bias) -> relu -> maxpool1d 2 -> avgpool1d
+               (pads [1, 0], stride 1, padding not counted) ->
+               conv_transpose1d (stride 2, pads 1, output_padding 1) ->
+               reshape [-1, 16] -> matmul + bias -> softmax_cross_entropy
 
 usage: /usr/bin/python3 test/e2e/gen_grad_refs.py [--self-test]
   --self-test  also simulates mlc with a float32 PyTorch step on a shuffled
@@ -38,6 +45,7 @@ Needs numpy and torch; re-running it reproduces the files byte for byte.
 
 import copy
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -190,7 +198,87 @@ def transformer_case():
     return m, weights, batch
 
 
-CASES = {"cnn": cnn_case, "transformer": transformer_case}
+def volume_case():
+    """3-D and 1-D window ops and their transposes in one model."""
+    rng = np.random.default_rng(12)
+    n, classes = 4, 5
+
+    def u(shape, fan_in):
+        b = 1 / np.sqrt(fan_in)
+        return rng.uniform(-b, b, size=shape).astype(np.float32)
+
+    weights = {
+        "c3.w": u([4, 2, 3, 3, 3], 54),
+        "bn.scale": (1 + 0.3 * rng.standard_normal(4)).astype(np.float32),
+        "bn.bias": (0.2 * rng.standard_normal(4)).astype(np.float32),
+        "bn.mean": (0.3 * rng.standard_normal(4)).astype(np.float32),
+        "bn.var": (0.5 + rng.random(4)).astype(np.float32),
+        "t3.w": u([4, 3, 2, 2, 2], 24),
+        "t3.b": u([3], 24),
+        "c1.w": u([5, 3, 3], 9),
+        "c1.b": u([5], 9),
+        "t1.w": u([5, 2, 3], 6),
+        "t1.b": u([2], 6),
+        "fc.w": u([16, classes], 16),
+        "fc.b": u([classes], 16),
+    }
+    nodes = [
+        {"op": "conv3d", "name": "c3", "inputs": ["x", "c3.w"],
+         "outputs": ["a1"], "attrs": {"pads": [1, 1, 1, 1, 1, 1]}},
+        {"op": "batch_norm", "name": "bn",
+         "inputs": ["a1", "bn.scale", "bn.bias", "bn.mean", "bn.var"],
+         "outputs": ["a2"], "attrs": {"epsilon": 1e-5}},
+        {"op": "relu", "inputs": ["a2"], "outputs": ["a3"]},
+        {"op": "maxpool3d", "name": "mp3", "inputs": ["a3"],
+         "outputs": ["a4"], "attrs": {"kernel": [2, 2, 2]}},
+        {"op": "conv_transpose3d", "name": "t3",
+         "inputs": ["a4", "t3.w", "t3.b"], "outputs": ["a5"],
+         "attrs": {"strides": [2, 2, 2]}},
+        {"op": "relu", "inputs": ["a5"], "outputs": ["a6"]},
+        {"op": "avgpool3d", "name": "ap3", "inputs": ["a6"],
+         "outputs": ["a7"], "attrs": {"kernel": [2, 3, 3]}},
+        {"op": "reshape", "inputs": ["a7"], "outputs": ["a8"],
+         "attrs": {"shape": [-1, 3, 8]}},
+        {"op": "conv1d", "name": "c1", "inputs": ["a8", "c1.w", "c1.b"],
+         "outputs": ["b1"], "attrs": {"pads": [1, 1]}},
+        {"op": "relu", "inputs": ["b1"], "outputs": ["b2"]},
+        {"op": "maxpool1d", "name": "mp1", "inputs": ["b2"],
+         "outputs": ["b3"], "attrs": {"kernel": [2]}},
+        {"op": "avgpool1d", "name": "ap1", "inputs": ["b3"],
+         "outputs": ["b4"], "attrs": {"kernel": [2], "strides": [1],
+                                      "pads": [1, 0]}},
+        {"op": "conv_transpose1d", "name": "t1",
+         "inputs": ["b4", "t1.w", "t1.b"], "outputs": ["b5"],
+         "attrs": {"strides": [2], "pads": [1, 1], "output_padding": [1]}},
+        {"op": "reshape", "inputs": ["b5"], "outputs": ["flat"],
+         "attrs": {"shape": [-1, 16]}},
+        {"op": "matmul", "name": "fc", "inputs": ["flat", "fc.w"],
+         "outputs": ["h"]},
+        {"op": "add", "inputs": ["h", "fc.b"], "outputs": ["logits"]},
+    ]
+    model = {
+        "name": "grad_volume", "weights_file": "weights.safetensors",
+        "inputs": [{"name": "x", "dtype": "f32", "shape": [1, 2, 4, 6, 6]}],
+        "outputs": ["logits"],
+        "weights": [{"name": k, "dtype": "f32", "shape": list(v.shape)}
+                    for k, v in weights.items()],
+        "nodes": nodes,
+        "training": {
+            "batch_size": n,
+            "loss": {"type": "softmax_cross_entropy", "output": "logits",
+                     "labels": "label"},
+            "optimizer": {"type": "sgd", "lr": 1.0},
+            "init": {"method": "weights"},
+            "batch_norm_momentum": 0.25,
+        },
+    }
+    batch = {"x": rng.standard_normal((n, 2, 4, 6, 6)).astype(np.float32),
+             "label": rng.integers(0, classes, size=n).astype(np.int64)}
+    return model, weights, batch
+
+
+CASES = {"cnn": cnn_case, "transformer": transformer_case,
+         "volume": volume_case}
 
 
 #===------------------------------------------------------------------------===#
@@ -236,10 +324,15 @@ def check_margins(model, weights, batch):
         if node["op"] == "relu":
             m = x.abs().min().item()
             assert m > MARGIN, "relu input %g from 0" % m
-        if node["op"] == "maxpool2d":
+        if node["op"] in ("maxpool1d", "maxpool2d", "maxpool3d"):
+            # Windows of kernel == stride, no padding.
             k = node["attrs"]["kernel"]
-            win = torch.nn.functional.unfold(
-                x.reshape(-1, 1, *x.shape[2:]), k, stride=k)
+            assert node["attrs"].get("strides", k) == k
+            assert not any(node["attrs"].get("pads", [0]))
+            win = x
+            for i, ki in enumerate(k):
+                win = win.unfold(2 + i, ki, ki)
+            win = win.reshape(-1, math.prod(k))
             top2 = torch.topk(win, 2, dim=1).values
             positive = top2[:, 0] > 0  # all-relu-zero windows carry no grad
             gap = (top2[:, 0] - top2[:, 1])[positive].min().item()

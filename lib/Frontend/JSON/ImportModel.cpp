@@ -10,6 +10,7 @@
 #include "mlc/Frontend/JSON/ImportModel.h"
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/WindowBuilders.h"
 #include "mlc/Frontend/Common/WeightAttr.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,6 +44,31 @@ Type elementType(MLIRContext *ctx, DType t) {
   return {};
 }
 
+class NodeAttrs;
+
+/// The window ops (conv1d ... conv_transpose3d): built from the 2-D graph
+/// ops by graph::buildConv and friends.
+struct WindowOpKind {
+  enum Kind { Conv, MaxPool, AvgPool, ConvTranspose } kind;
+  int dims;
+};
+
+std::optional<WindowOpKind> windowOpKind(StringRef op) {
+  static const std::pair<const char *, WindowOpKind::Kind> prefixes[] = {
+      {"conv_transpose", WindowOpKind::ConvTranspose},
+      {"conv", WindowOpKind::Conv},
+      {"maxpool", WindowOpKind::MaxPool},
+      {"avgpool", WindowOpKind::AvgPool}};
+  for (auto [prefix, kind] : prefixes) {
+    if (!op.consume_front(prefix))
+      continue;
+    if (op.size() == 2 && op[1] == 'd' && op[0] >= '1' && op[0] <= '3')
+      return WindowOpKind{kind, op[0] - '0'};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 class Importer {
 public:
   Importer(MLIRContext *ctx, const ModelSpec &spec,
@@ -59,6 +85,9 @@ private:
 
   Value weight(const WeightDecl &w);
   LogicalResult buildNode(const NodeDecl &node);
+  LogicalResult buildWindowNode(const NodeDecl &node, WindowOpKind kind,
+                                ArrayRef<Value> operands, NodeAttrs &a,
+                                Location opLoc);
 
   MLIRContext *ctx;
   const ModelSpec &spec;
@@ -193,7 +222,8 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
     set(name, b.getDenseI64ArrayAttr(v));
   };
   const std::string &op = node.op;
-  SmallVector<int64_t> one2 = {1, 1}, zero4 = {0, 0, 0, 0};
+  if (std::optional<WindowOpKind> window = windowOpKind(op))
+    return buildWindowNode(node, *window, operands, a, opLoc);
 
   if (op == "gelu") {
     auto approx = a.getString("approximate", std::string("none"));
@@ -201,39 +231,6 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
       return failure();
     if (*approx == "tanh")
       set("tanh_approximation", b.getUnitAttr());
-  } else if (op == "conv2d") {
-    auto strides = a.getList("strides", one2);
-    auto pads = a.getList("pads", zero4);
-    auto dil = a.getList("dilations", one2);
-    auto groups = a.getInt("groups", 1);
-    if (failed(strides) || failed(pads) || failed(dil) || failed(groups))
-      return failure();
-    setList("strides", *strides);
-    setList("pads", *pads);
-    setList("dilations", *dil);
-    set("groups", b.getI64IntegerAttr(*groups));
-  } else if (op == "maxpool2d" || op == "avgpool2d") {
-    auto kernel = a.getList("kernel", std::nullopt);
-    if (failed(kernel))
-      return failure();
-    auto strides = a.getList("strides", *kernel);
-    auto pads = a.getList("pads", zero4);
-    if (failed(strides) || failed(pads))
-      return failure();
-    setList("kernel", *kernel);
-    setList("strides", *strides);
-    setList("pads", *pads);
-    if (op == "maxpool2d") {
-      auto dil = a.getList("dilations", one2);
-      if (failed(dil))
-        return failure();
-      setList("dilations", *dil);
-    } else {
-      auto cip = a.getBool("count_include_pad", false);
-      if (failed(cip))
-        return failure();
-      set("count_include_pad", b.getBoolAttr(*cip));
-    }
   } else if (op == "batch_norm" || op == "layer_norm") {
     auto eps = a.getFloat("epsilon", 1e-5);
     if (failed(eps))
@@ -394,6 +391,72 @@ LogicalResult Importer::buildNode(const NodeDecl &node) {
   if (failed(graph::inferAndSetResultTypes(created)))
     return failure();
   values[node.output] = created->getResult(0);
+  return success();
+}
+
+LogicalResult Importer::buildWindowNode(const NodeDecl &node, WindowOpKind kind,
+                                        ArrayRef<Value> operands, NodeAttrs &a,
+                                        Location opLoc) {
+  int d = kind.dims;
+  bool isPool =
+      kind.kind == WindowOpKind::MaxPool || kind.kind == WindowOpKind::AvgPool;
+  int64_t rank = cast<RankedTensorType>(operands[0].getType()).getRank();
+  if (rank != d + 2) {
+    error(node.path + ".inputs[0]")
+        << node.op << " needs an input of rank " << d + 2 << " ([N, C"
+        << (d == 1   ? ", W"
+            : d == 2 ? ", H, W"
+                     : ", D, H, W")
+        << "]), got rank " << rank;
+    return failure();
+  }
+  SmallVector<int64_t> ones(d, 1), zeros(2 * d, 0);
+  graph::Window win;
+  if (isPool) {
+    auto kernel = a.getList("kernel", std::nullopt);
+    if (failed(kernel))
+      return failure();
+    win.kernel.assign(kernel->begin(), kernel->end());
+  }
+  auto strides = a.getList("strides", isPool ? to_vector(win.kernel) : ones);
+  auto pads = a.getList("pads", zeros);
+  auto dilations = a.getList("dilations", ones);
+  auto groups = a.getInt("groups", 1);
+  auto outPad = a.getList("output_padding", SmallVector<int64_t>(d, 0));
+  auto cip = a.getBool("count_include_pad", false);
+  if (failed(strides) || failed(pads) || failed(dilations) || failed(groups) ||
+      failed(outPad) || failed(cip))
+    return failure();
+  win.strides.assign(strides->begin(), strides->end());
+  win.dilations.assign(dilations->begin(), dilations->end());
+  win.padsBegin.assign(pads->begin(), pads->begin() + d);
+  win.padsEnd.assign(pads->begin() + d, pads->end());
+  win.groups = *groups;
+  win.countIncludePad = *cip;
+
+  graph::LocatedBuilder cb(builder, opLoc);
+  Value bias = operands.size() > 2 ? operands[2] : Value();
+  FailureOr<Value> y;
+  switch (kind.kind) {
+  case WindowOpKind::Conv:
+    y = graph::buildConv(cb, operands[0], operands[1], bias, win);
+    break;
+  case WindowOpKind::MaxPool:
+  case WindowOpKind::AvgPool:
+    y = graph::buildPool(cb, operands[0], kind.kind == WindowOpKind::MaxPool,
+                         win);
+    break;
+  case WindowOpKind::ConvTranspose:
+    // The full result loses pads at each end, output_padding less at the
+    // end.
+    for (int i = 0; i < d; ++i)
+      win.padsEnd[i] -= (*outPad)[i];
+    y = graph::buildConvTranspose(cb, operands[0], operands[1], bias, win);
+    break;
+  }
+  if (failed(y))
+    return failure();
+  values[node.output] = *y;
   return success();
 }
 

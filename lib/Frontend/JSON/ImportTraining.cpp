@@ -111,7 +111,9 @@ LogicalResult TrainingImporter::classifyWeights() {
       if ((node.op == "batch_norm" || node.op == "layer_norm") && i == 1)
         u.normScale = true;
       u.matmulRhs |= node.op == "matmul" && i == 1;
-      u.convFilter |= node.op == "conv2d" && i == 1;
+      // conv1d..3d and conv_transpose1d..3d: every dim but the first is
+      // read per output, as torch's fan-in counts.
+      u.convFilter |= StringRef(node.op).starts_with("conv") && i == 1;
     }
   llvm::StringMap<const WeightDecl *> byName;
   for (const WeightDecl &w : spec.weights)
@@ -167,8 +169,9 @@ std::vector<char> TrainingImporter::initialValue(const WeightDecl &w) {
     // Running mean starts at 0.
   } else if (w.shape.size() >= 2) {
     // U(+-1/sqrt(fan_in)) as torch.nn.Linear / Conv2d: a conv2d filter
-    // [O, C/g, KH, KW] reads C/g*KH*KW inputs per output, a matrix [.., K, N]
-    // reads K.
+    // [O, C/g, KH, KW] reads C/g*KH*KW inputs per output (torch counts a
+    // transposed convolution's [C, O/g, K...] the same way), a matrix
+    // [.., K, N] reads K.
     int64_t fanIn = w.shape[w.shape.size() - 2];
     if (u.convFilter)
       fanIn = std::accumulate(w.shape.begin() + 1, w.shape.end(), int64_t(1),

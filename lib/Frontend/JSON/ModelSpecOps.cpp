@@ -68,15 +68,32 @@ const std::vector<OpInfo> &opTable() {
     add("gelu", 1, 1,
         {stringAttr("approximate", {"none", "tanh"}, "approximate")});
     add("matmul", 2, 2);
-    add("conv2d", 2, 3,
-        {listAttr("strides", 2, pos), listAttr("pads", 4, nonneg),
-         listAttr("dilations", 2, pos), intAttr("groups", false, pos)});
-    add("maxpool2d", 1, 1,
-        {listAttr("kernel", 2, pos, true), listAttr("strides", 2, pos),
-         listAttr("pads", 4, nonneg), listAttr("dilations", 2, pos)});
-    add("avgpool2d", 1, 1,
-        {listAttr("kernel", 2, pos, true), listAttr("strides", 2, pos),
-         listAttr("pads", 4, nonneg), boolAttr("count_include_pad")});
+    // Window ops over 1, 2 and 3 spatial dims; pads are all begins, then
+    // all ends.
+    static const char *const conv[] = {"conv1d", "conv2d", "conv3d"};
+    static const char *const maxpool[] = {"maxpool1d", "maxpool2d",
+                                          "maxpool3d"};
+    static const char *const avgpool[] = {"avgpool1d", "avgpool2d",
+                                          "avgpool3d"};
+    static const char *const convT[] = {"conv_transpose1d", "conv_transpose2d",
+                                        "conv_transpose3d"};
+    for (int d = 1; d <= 3; ++d)
+      add(conv[d - 1], 2, 3,
+          {listAttr("strides", d, pos), listAttr("pads", 2 * d, nonneg),
+           listAttr("dilations", d, pos), intAttr("groups", false, pos)});
+    for (int d = 1; d <= 3; ++d)
+      add(maxpool[d - 1], 1, 1,
+          {listAttr("kernel", d, pos, true), listAttr("strides", d, pos),
+           listAttr("pads", 2 * d, nonneg), listAttr("dilations", d, pos)});
+    for (int d = 1; d <= 3; ++d)
+      add(avgpool[d - 1], 1, 1,
+          {listAttr("kernel", d, pos, true), listAttr("strides", d, pos),
+           listAttr("pads", 2 * d, nonneg), boolAttr("count_include_pad")});
+    for (int d = 1; d <= 3; ++d)
+      add(convT[d - 1], 2, 3,
+          {listAttr("strides", d, pos), listAttr("pads", 2 * d, nonneg),
+           listAttr("output_padding", d, nonneg), listAttr("dilations", d, pos),
+           intAttr("groups", false, pos)});
     add("global_avgpool", 1, 1);
     add("batch_norm", 5, 5, {floatAttr("epsilon")});
     add("layer_norm", 3, 3, {intAttr("axis"), floatAttr("epsilon")});

@@ -97,12 +97,11 @@ template <typename OpTy> FailureOr<Value> foldInputs(N &n) {
 /// a 1-D operand gets a unit dim that is dropped from the result; ONNXNN.cpp.
 using MatMulEmitter = llvm::function_ref<FailureOr<Value>(Value, Value)>;
 FailureOr<Value> numpyMatMul(N &n, Value a, Value b, MatMulEmitter emit);
-/// An ONNX Conv-like node (1-D or 2-D; the node's auto_pad, pads, strides,
-/// dilations, kernel_shape and group) around `emit`, which gets the NCHW
-/// input and OIHW filter (a 1-D conv lifted to 2-D) and the graph conv
-/// attributes; the result is lowered back to 1-D; ONNXNN.cpp.
-using ConvEmitter = llvm::function_ref<FailureOr<Value>(
-    Value, Value, llvm::ArrayRef<mlir::NamedAttribute>)>;
+/// An ONNX Conv-like node (1-D to 3-D; the node's auto_pad, pads, strides,
+/// dilations, kernel_shape and group) around `emit`, which gets an NCHW
+/// input and OIHW filter and conv2d's attributes (graph::buildConv lifts
+/// 1-D and stacks 3-D depth taps); ONNXNN.cpp.
+using ConvEmitter = graph::Conv2DEmitter;
 FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit);
 /// Opsets 1-6 of the binary operators: `broadcast` (0: equal shapes) and
 /// `axis` (where B's dims align in A) instead of numpy broadcasting;

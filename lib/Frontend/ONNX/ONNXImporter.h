@@ -11,6 +11,7 @@
 #define MLC_LIB_FRONTEND_ONNX_ONNXIMPORTER_H
 
 #include "mlc/Dialect/Graph/Evaluator.h"
+#include "mlc/Dialect/Graph/WindowBuilders.h"
 #include "mlc/Frontend/ONNX/ONNXModel.h"
 
 #include "mlir/IR/Builders.h"
@@ -74,7 +75,9 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 /// Highest ai.onnx opset the importer handles.
 constexpr int64_t kMaxONNXOpset = 17;
 
-class NodeContext {
+/// What a converter sees of its node; a graph::CheckedBuilder, so the
+/// graph-level builders (WindowBuilders.h) report at the node.
+class NodeContext : public graph::CheckedBuilder {
 public:
   NodeContext(ONNXGraphImporter &importer, const onnx::Node &node,
               int64_t opset, mlir::Location loc);
@@ -140,7 +143,7 @@ public:
                  const llvm::Twine &what);
 
   // Diagnostics at the node.
-  mlir::InFlightDiagnostic error();
+  mlir::InFlightDiagnostic error() override;
   /// "unsupported <what> in ONNX operator 'X' (opset N) at node 'name'".
   mlir::LogicalResult unsupported(const llvm::Twine &what);
 
@@ -148,6 +151,11 @@ public:
   // result type, infers the real one and verifies the op; failures are
   // reported at the node. (The ODS builders that infer types would abort on
   // operands whose types do not fit, which ONNX models can have.)
+  mlir::FailureOr<mlir::Value>
+  createOp(llvm::StringRef opName, mlir::ValueRange operands,
+           llvm::ArrayRef<mlir::NamedAttribute> attrs) override;
+  mlir::OpBuilder &opBuilder() override { return b; }
+  mlir::Location location() override { return loc; }
   template <typename OpTy>
   mlir::FailureOr<mlir::Value>
   emit(mlir::ValueRange operands,

@@ -165,69 +165,22 @@ FailureOr<WindowAttrs> windowAttrs(N &n, size_t d,
   return w;
 }
 
-/// Lifts a 1-D NC[W] window op to 2-D NC1W; returns the new input.
-FailureOr<Value> liftTo2D(N &n, Value x) {
-  ArrayRef<int64_t> s = N::shapeOf(x);
-  return reshape(n, x, {s[0], s[1], 1, s[2]});
+/// The graph-level window of an ONNX node's attributes.
+graph::Window toWindow(const WindowAttrs &win, ArrayRef<AxisPads> pads,
+                       int64_t group) {
+  graph::Window w;
+  w.kernel.assign(win.kernel.begin(), win.kernel.end());
+  w.strides.assign(win.strides.begin(), win.strides.end());
+  w.dilations.assign(win.dilations.begin(), win.dilations.end());
+  for (const AxisPads &p : pads) {
+    w.padsBegin.push_back(p.begin);
+    w.padsEnd.push_back(p.end);
+  }
+  w.groups = group;
+  return w;
 }
 
 } // namespace
-
-/// A 3-D convolution as one 2-D convolution over depth-stacked channels:
-/// output depth o reads input depths o * SD + kd * DD (kd < KD) of the
-/// depth-padded input, so the KD depth taps of every output depth become
-/// KD times the channels of a batch of N * D' planes, and the filter
-/// [Co, C/g, KD, KH, KW] becomes [Co, KD * C/g, KH, KW]; channels are
-/// ordered (group, kd, c) so that groups stay contiguous. The 2-D kernels
-/// (blocked layouts, Winograd, im2col) then apply; the input is copied KD
-/// times over (D' / D).
-static FailureOr<Value> conv3dAs2d(N &n, Value x, Value w,
-                                   const WindowAttrs &win,
-                                   ArrayRef<AxisPads> pads, int64_t group,
-                                   ConvEmitter emit) {
-  if (!isa<FloatType>(N::elementTypeOf(x)))
-    return (void)n.unsupported("3-D convolution of integers"), failure();
-  ArrayRef<int64_t> xs = N::shapeOf(x), ws = N::shapeOf(w);
-  int64_t batch = xs[0], c = xs[1], depth = xs[2], h = xs[3], wd = xs[4];
-  int64_t co = ws[0], cg = ws[1], kd = ws[2];
-  if (group <= 0 || c % group != 0 || c / group != cg)
-    return n.error() << "input has " << c << " channels but the filter "
-                     << "expects " << cg << " per group of " << group,
-           failure();
-  int64_t sd = win.strides[0], dd = win.dilations[0];
-  int64_t padded = depth + pads[0].begin + pads[0].end;
-  int64_t span = (kd - 1) * dd + 1;
-  if (padded < span)
-    return n.error() << "the kernel's depth " << span
-                     << " exceeds the padded input's " << padded,
-           failure();
-  int64_t outDepth = (padded - span) / sd + 1;
-  MLC_TRY(xp, padConstant(n, x,
-                          {0, 0, pads[0].begin, 0, 0, 0, 0, pads[0].end, 0, 0},
-                          0.0));
-  SmallVector<Value> taps;
-  for (int64_t k = 0; k < kd; ++k) {
-    MLC_TRY(tap,
-            sliceAxis(n, xp, 2, k * dd, k * dd + (outDepth - 1) * sd + 1, sd));
-    MLC_TRY(t6, reshape(n, tap, {batch, group, 1, cg, outDepth, h * wd}));
-    taps.push_back(t6);
-  }
-  MLC_TRY(stacked, concat(n, taps, 2)); // [N, g, KD, C/g, D', HW]
-  MLC_TRY(planesFirst, transpose(n, stacked, {0, 4, 1, 2, 3, 5}));
-  MLC_TRY(x2, reshape(n, planesFirst, {batch * outDepth, c * kd, h, wd}));
-  MLC_TRY(wt, transpose(n, w, {0, 2, 1, 3, 4})); // [Co, KD, C/g, KH, KW]
-  MLC_TRY(w2, reshape(n, wt, {co, kd * cg, ws[3], ws[4]}));
-  MLC_TRY(y2,
-          emit(x2, w2,
-               {n.arrayAttr("strides", {win.strides[1], win.strides[2]}),
-                n.arrayAttr("pads", {pads[1].begin, pads[2].begin, pads[1].end,
-                                     pads[2].end}),
-                n.arrayAttr("dilations", {win.dilations[1], win.dilations[2]}),
-                n.i64Attr("groups", group)}));
-  ArrayRef<int64_t> ys = N::shapeOf(y2); // [N * D', Co, H', W']
-  MLC_TRY(y5, reshape(n, y2, {batch, outDepth, co, ys[2], ys[3]}));
-  return transpose(n, y5, {0, 2, 1, 3, 4});
-}
 
 FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   int64_t rank = N::rankOf(x);
@@ -245,28 +198,9 @@ FailureOr<Value> onnxConv(N &n, Value x, Value w, ConvEmitter emit) {
   MLC_TRY(group, n.getInt("group", 1));
   MLC_TRY(pads, spatialPads(n, N::shapeOf(x).drop_front(2), win.kernel,
                             win.strides, win.dilations));
-  if (d == 3)
-    return conv3dAs2d(n, x, w, win, pads, group, emit);
-  if (d == 1) {
-    MLC_TRY(x2, liftTo2D(n, x));
-    MLC_TRY(w2, liftTo2D(n, w));
-    x = x2;
-    w = w2;
-    win.strides.insert(win.strides.begin(), 1);
-    win.dilations.insert(win.dilations.begin(), 1);
-    pads.insert(pads.begin(), {0, 0});
-  }
-  MLC_TRY(y, emit(x, w,
-                  {n.arrayAttr("strides", win.strides),
-                   n.arrayAttr("pads", {pads[0].begin, pads[1].begin,
-                                        pads[0].end, pads[1].end}),
-                   n.arrayAttr("dilations", win.dilations),
-                   n.i64Attr("groups", group)}));
-  if (d == 1) {
-    ArrayRef<int64_t> s = N::shapeOf(y);
-    return reshape(n, y, {s[0], s[1], s[3]});
-  }
-  return y;
+  if (d == 3 && !isa<FloatType>(N::elementTypeOf(x)))
+    return (void)n.unsupported("3-D convolution of integers"), failure();
+  return graph::buildConv(n, x, w, toWindow(win, pads, group), emit);
 }
 
 namespace {
@@ -280,73 +214,6 @@ LogicalResult convertConv(N &n) {
                              operands.push_back(bias);
                            return n.emit<graph::Conv2DOp>(operands, attrs);
                          }));
-}
-
-/// A 3-D transposed convolution as KD 2-D ones over the depth slices (a
-/// batch of N x D planes), one per depth tap kd of the filter; the tap's
-/// output for input depth i lands at depth i * SD + kd * DD of the full
-/// result, so each is spread by the stride (zeros between), shifted, and
-/// the KD of them summed; then the depth crop (pads, output_padding) and
-/// the bias.
-static FailureOr<Value> convTranspose3dAs2d(N &n, Value x, Value w, Value bias,
-                                            ArrayRef<int64_t> strides,
-                                            ArrayRef<int64_t> dilations,
-                                            int64_t group,
-                                            ArrayRef<int64_t> cropBegin,
-                                            ArrayRef<int64_t> cropEnd) {
-  ArrayRef<int64_t> xs = N::shapeOf(x), ws = N::shapeOf(w);
-  int64_t nb = xs[0], c = xs[1], depth = xs[2];
-  int64_t kd = ws[2], sd = strides[0], dd = dilations[0];
-  MLC_TRY(xt, transpose(n, x, {0, 2, 1, 3, 4}));
-  MLC_TRY(planes, reshape(n, xt, {nb * depth, c, xs[3], xs[4]}));
-  int64_t full = (depth - 1) * sd + (kd - 1) * dd + 1;
-  int64_t spread = (depth - 1) * sd + 1;
-  Value sum;
-  SmallVector<int64_t> outShape;
-  for (int64_t t = 0; t < kd; ++t) {
-    MLC_TRY(tap, sliceAxis(n, w, 2, t, t + 1));
-    MLC_TRY(w2, reshape(n, tap, {ws[0], ws[1], ws[3], ws[4]}));
-    Value y = graph::buildConvTranspose2D(
-        n.b, n.loc, planes, w2, Value(), strides.drop_front(),
-        dilations.drop_front(), group, cropBegin.drop_front(),
-        cropEnd.drop_front());
-    ArrayRef<int64_t> ys = N::shapeOf(y);
-    int64_t rest = ys[1] * ys[2] * ys[3];
-    outShape = {ys[1], ys[2], ys[3]};
-    // [N, D, rest] -> [N, D, SD, rest] with zeros after each slice ->
-    // [N, D * SD, rest], cut to the spread length, shifted by kd * DD.
-    MLC_TRY(y3, reshape(n, y, {nb, depth, 1, rest}));
-    MLC_TRY(zeros, padConstant(n, y3, {0, 0, 0, 0, 0, 0, sd - 1, 0}, 0.0));
-    MLC_TRY(flat, reshape(n, zeros, {nb, depth * sd, rest}));
-    MLC_TRY(cut, sliceAxis(n, flat, 1, 0, spread));
-    int64_t before = t * dd;
-    MLC_TRY(
-        placed,
-        padConstant(n, cut, {0, before, 0, 0, full - spread - before, 0}, 0.0));
-    if (!sum) {
-      sum = placed;
-      continue;
-    }
-    MLC_TRY(acc, binary<graph::AddOp>(n, sum, placed));
-    sum = acc;
-  }
-  // Crops below zero extend the result with zeros (output_padding).
-  int64_t cb = cropBegin[0], ce = cropEnd[0];
-  MLC_TRY(padded, padConstant(n, sum,
-                              {0, std::max<int64_t>(0, -cb), 0, 0,
-                               std::max<int64_t>(0, -ce), 0},
-                              0.0));
-  int64_t len = N::shapeOf(padded)[1];
-  MLC_TRY(cropped, sliceAxis(n, padded, 1, std::max<int64_t>(0, cb),
-                             len - std::max<int64_t>(0, ce)));
-  int64_t od = N::shapeOf(cropped)[1];
-  MLC_TRY(y5,
-          reshape(n, cropped, {nb, od, outShape[0], outShape[1], outShape[2]}));
-  MLC_TRY(y, transpose(n, y5, {0, 2, 1, 3, 4}));
-  if (!bias)
-    return y;
-  MLC_TRY(b, reshape(n, bias, {outShape[0], 1, 1, 1}));
-  return binary<graph::AddOp>(n, y, b);
 }
 
 LogicalResult convertConvTranspose(N &n) {
@@ -402,71 +269,17 @@ LogicalResult convertConvTranspose(N &n) {
       return n.unsupported("auto_pad '" + autoPad + "'");
     }
   }
-  // graph::buildConvTranspose2D builds it (shared with conv2d's gradient):
-  // the full result, (in - 1) * stride + keff long, loses pads.begin at the
-  // start and pads.end - output_padding at the end. Shapes it cannot take
-  // are reported here, since its ops infer their types without a node to
-  // blame.
-  ArrayRef<int64_t> ws = N::shapeOf(w);
+  // graph::buildConvTranspose checks the operands and builds it: the full
+  // result, (in - 1) * stride + keff long, loses pads.begin at the start and
+  // pads.end - output_padding at the end.
   if (N::rankOf(w) != rank || win.kernel != wk)
     return n.error() << "the filter must have rank " << rank
                      << " and match kernel_shape",
            failure();
-  if (group <= 0)
-    return n.error() << "group must be positive", failure();
-  int64_t c = ws[0], mg = ws[1];
-  if (c % group)
-    return n.error() << "filter channels " << c << " not divisible by group "
-                     << group,
-           failure();
-  if (N::shapeOf(x)[1] != c)
-    return n.error() << "input has " << N::shapeOf(x)[1]
-                     << " channels but the filter expects " << c,
-           failure();
-  if (!isa<FloatType>(N::elementTypeOf(x)) ||
-      N::elementTypeOf(w) != N::elementTypeOf(x) ||
-      (bias && N::elementTypeOf(bias) != N::elementTypeOf(x)))
-    return n.error() << "input, filter and bias must have the same float "
-                        "element type",
-           failure();
-  if (bias && (N::rankOf(bias) != 1 || N::shapeOf(bias)[0] != group * mg))
-    return n.error() << "bias must have shape [" << group * mg << "]",
-           failure();
-  SmallVector<int64_t> strides(win.strides), dilations(win.dilations),
-      cropBegin, cropEnd;
-  for (size_t i = 0; i < d; ++i) {
-    int64_t cb = p[i].begin, ce = p[i].end - outPad[i];
-    if ((in[i] - 1) * win.strides[i] + keff[i] - cb - ce <= 0)
-      return n.unsupported("padding that removes the whole output");
-    // Crops beyond the kernel's reach cut into the zero-dilated input.
-    int64_t cutBegin = std::max<int64_t>(0, cb - (keff[i] - 1));
-    int64_t cutEnd =
-        std::max<int64_t>(0, ce - (keff[i] - 1) + win.strides[i] - 1);
-    if (cutBegin + cutEnd >= in[i] * win.strides[i])
-      return n.unsupported("padding that removes the whole input");
-    cropBegin.push_back(cb);
-    cropEnd.push_back(ce);
-  }
-  if (d == 1) {
-    MLC_TRY(x2, liftTo2D(n, x));
-    MLC_TRY(w2, liftTo2D(n, w));
-    x = x2;
-    w = w2;
-    strides.insert(strides.begin(), 1);
-    dilations.insert(dilations.begin(), 1);
-    cropBegin.insert(cropBegin.begin(), 0);
-    cropEnd.insert(cropEnd.begin(), 0);
-  }
-  if (d == 3)
-    return out(n, convTranspose3dAs2d(n, x, w, bias, strides, dilations, group,
-                                      cropBegin, cropEnd));
-  Value y = graph::buildConvTranspose2D(n.b, n.loc, x, w, bias, strides,
-                                        dilations, group, cropBegin, cropEnd);
-  if (d == 1) {
-    ArrayRef<int64_t> s = N::shapeOf(y);
-    return out(n, reshape(n, y, {s[0], s[1], s[3]}));
-  }
-  return out(n, y);
+  for (size_t i = 0; i < d; ++i)
+    p[i].end -= outPad[i];
+  return out(n,
+             graph::buildConvTranspose(n, x, w, bias, toWindow(win, p, group)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -518,50 +331,9 @@ LogicalResult convertPool(N &n, bool isMax) {
       }
     }
   }
-  // One 2-D pooling whose (rows, columns) are window dims a and b; -1 is a
-  // unit dim (kernel 1, stride 1, no padding).
-  auto pool2d = [&](Value v, int a, int b) -> FailureOr<Value> {
-    auto pick = [&](ArrayRef<int64_t> values) {
-      return SmallVector<int64_t>{a < 0 ? 1 : values[a], b < 0 ? 1 : values[b]};
-    };
-    AxisPads none{0, 0}, pa = a < 0 ? none : pads[a],
-                         pb = b < 0 ? none : pads[b];
-    SmallVector<NamedAttribute> attrs = {
-        n.arrayAttr("kernel", pick(win.kernel)),
-        n.arrayAttr("strides", pick(win.strides)),
-        n.arrayAttr("pads", {pa.begin, pb.begin, pa.end, pb.end})};
-    if (isMax)
-      attrs.push_back(n.arrayAttr("dilations", pick(win.dilations)));
-    else
-      attrs.push_back(n.boolAttr("count_include_pad", cip != 0));
-    return isMax ? n.emit<graph::MaxPool2DOp>({v}, attrs)
-                 : n.emit<graph::AvgPool2DOp>({v}, attrs);
-  };
-  ArrayRef<int64_t> s = N::shapeOf(x);
-  Value y;
-  if (d == 1) {
-    MLC_TRY(x2, liftTo2D(n, x));
-    MLC_TRY(y2, pool2d(x2, -1, 0));
-    ArrayRef<int64_t> t = N::shapeOf(y2);
-    MLC_TRY(y1, reshape(n, y2, {t[0], t[1], t[3]}));
-    y = y1;
-  } else if (d == 2) {
-    MLC_TRY(y2, pool2d(x, 0, 1));
-    y = y2;
-  } else {
-    // 3-D windows are separable: both the max and the mean over a box
-    // (whose valid count, without padding, is a product over the dims) are
-    // a 2-D pooling over (H, W) of every depth slice, then a pooling over D
-    // with a (KD, 1) window of the flattened H'W' positions.
-    MLC_TRY(planes, reshape(n, x, {s[0], s[1] * s[2], s[3], s[4]}));
-    MLC_TRY(hw, pool2d(planes, 1, 2));
-    ArrayRef<int64_t> t = N::shapeOf(hw);
-    MLC_TRY(columns, reshape(n, hw, {s[0], s[1], s[2], t[2] * t[3]}));
-    MLC_TRY(depth, pool2d(columns, 0, -1));
-    MLC_TRY(y3,
-            reshape(n, depth, {s[0], s[1], N::shapeOf(depth)[2], t[2], t[3]}));
-    y = y3;
-  }
+  graph::Window w = toWindow(win, pads, 1);
+  w.countIncludePad = cip != 0;
+  MLC_TRY(y, graph::buildPool(n, x, isMax, w));
   if (intType) {
     MLC_TRY(yi, castTo(n, y, intType));
     y = yi;

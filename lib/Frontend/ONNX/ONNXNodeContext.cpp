@@ -184,6 +184,17 @@ LogicalResult NodeContext::checkOperands(StringRef opName,
   return success();
 }
 
+FailureOr<Value> NodeContext::createOp(StringRef opName, ValueRange operands,
+                                       ArrayRef<NamedAttribute> attrs) {
+  if (failed(checkOperands(opName, operands)))
+    return failure();
+  OperationState state(loc, opName);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(NoneType::get(ctx)); // set by finishOp's inference
+  return finishOp(b.create(state));
+}
+
 FailureOr<Value> NodeContext::finishOp(Operation *op) {
   if (failed(graph::inferAndSetResultTypes(op)) || failed(verify(op))) {
     op->erase();

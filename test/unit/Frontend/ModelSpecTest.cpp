@@ -274,9 +274,18 @@ TEST_CASE("every op in the table has the documented arity") {
                                         "erf",
                                         "gelu",
                                         "matmul",
+                                        "conv1d",
                                         "conv2d",
+                                        "conv3d",
+                                        "maxpool1d",
                                         "maxpool2d",
+                                        "maxpool3d",
+                                        "avgpool1d",
                                         "avgpool2d",
+                                        "avgpool3d",
+                                        "conv_transpose1d",
+                                        "conv_transpose2d",
+                                        "conv_transpose3d",
                                         "global_avgpool",
                                         "batch_norm",
                                         "layer_norm",
@@ -308,6 +317,9 @@ TEST_CASE("every op in the table has the documented arity") {
   CHECK(arity("add") == std::make_pair(2, 2));
   CHECK(arity("erf") == std::make_pair(1, 1));
   CHECK(arity("conv2d") == std::make_pair(2, 3));
+  CHECK(arity("conv3d") == std::make_pair(2, 3));
+  CHECK(arity("maxpool1d") == std::make_pair(1, 1));
+  CHECK(arity("conv_transpose3d") == std::make_pair(2, 3));
   CHECK(arity("batch_norm") == std::make_pair(5, 5));
   CHECK(arity("layer_norm") == std::make_pair(3, 3));
   CHECK(arity("concat") == std::make_pair(1, -1));
