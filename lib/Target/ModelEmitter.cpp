@@ -277,12 +277,13 @@ static std::string buildID(ArrayRef<StringRef> inputs) {
 LogicalResult linkSharedLibrary(ArrayRef<std::string> objectFiles,
                                 StringRef runtimeArchive, StringRef output,
                                 StringRef compiler, std::string &error) {
-  std::string cc = compiler.str();
-  if (cc.empty()) {
-    auto found = sys::findProgramByName("cc");
+  // A driver named without a path (--cc clang) is looked up on PATH.
+  std::string cc = compiler.empty() ? "cc" : compiler.str();
+  if (!StringRef(cc).contains('/')) {
+    auto found = sys::findProgramByName(cc);
     if (!found) {
-      error = "no C compiler driver 'cc' on PATH to link the model (set "
-              "--cc)";
+      error = "no C compiler driver '" + cc + "' on PATH to link the model" +
+              (compiler.empty() ? " (set --cc)" : "");
       return failure();
     }
     cc = *found;
