@@ -2,6 +2,7 @@
 # lit configuration for mlc. The build directory's test/lit.site.cfg.py sets
 # the paths below and then loads this file.
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -27,6 +28,8 @@ config.environment["MLC_VERIFY_EACH"] = "1"
 python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%mlc_lib_dir", config.mlc_lib_dir))
+config.substitutions.append(("%mlc_obj_root", config.mlc_obj_root))
+config.substitutions.append(("%mlc_src_root", config.mlc_src_root))
 config.substitutions.append(
     ("%mlc_python_dir", os.path.join(config.mlc_src_root, "runtime", "python")))
 config.substitutions.append(("%models", os.path.join(config.mlc_src_root, "models")))
@@ -65,6 +68,9 @@ if _python_imports(["onnx"]):
     config.available_features.add("onnx")
     if _python_imports(["torch", "torchvision"]):
         config.available_features.add("torch")
+
+if shutil.which("pkg-config"):
+    config.available_features.add("pkg-config")
 
 # The 8x8 digits dataset of python3-sklearn (the training demo's data).
 if os.path.exists("/usr/lib/python3/dist-packages/sklearn/datasets/data/"

@@ -22,7 +22,7 @@ packages=(
 # GNU time for the compiler's memory, and Node.js with npm unless a `node` is
 # already on PATH (ONNX Runtime itself comes from npm: see bench/README.md).
 case "${1:-}" in
-  --test) packages+=(libonnx-testdata python3-onnx python3-torch
+  --test) packages+=(libonnx-testdata python3-onnx python3-torch pkg-config
                      python3-torchvision python3-sklearn) ;;
   --train) packages+=(python3-sklearn) ;;
   --dev) packages+=(libonnx-testdata python3-onnx python3-torch
