@@ -97,6 +97,28 @@ def write_model_json(path, m):
 # Cases: (model dict, weights {name: f32 array}, batch {name: array})
 #===------------------------------------------------------------------------===#
 
+def classifier_model(name, x_shape, weights, nodes, n):
+    """A model.json dict: input x, output logits, softmax cross-entropy on
+    labels, plain SGD with lr 1 from the given weights, batch_norm momentum
+    0.25."""
+    return {
+        "name": name, "weights_file": "weights.safetensors",
+        "inputs": [{"name": "x", "dtype": "f32", "shape": x_shape}],
+        "outputs": ["logits"],
+        "weights": [{"name": k, "dtype": "f32", "shape": list(v.shape)}
+                    for k, v in weights.items()],
+        "nodes": nodes,
+        "training": {
+            "batch_size": n,
+            "loss": {"type": "softmax_cross_entropy", "output": "logits",
+                     "labels": "label"},
+            "optimizer": {"type": "sgd", "lr": 1.0},
+            "init": {"method": "weights"},
+            "batch_norm_momentum": 0.25,
+        },
+    }
+
+
 def cnn_case():
     rng = np.random.default_rng(10)
     n, classes = 8, 5
@@ -137,22 +159,7 @@ def cnn_case():
          "outputs": ["h"]},
         {"op": "add", "inputs": ["h", "fc.b"], "outputs": ["logits"]},
     ]
-    model = {
-        "name": "grad_cnn", "weights_file": "weights.safetensors",
-        "inputs": [{"name": "x", "dtype": "f32", "shape": [1, 3, 8, 8]}],
-        "outputs": ["logits"],
-        "weights": [{"name": k, "dtype": "f32", "shape": list(v.shape)}
-                    for k, v in weights.items()],
-        "nodes": nodes,
-        "training": {
-            "batch_size": n,
-            "loss": {"type": "softmax_cross_entropy", "output": "logits",
-                     "labels": "label"},
-            "optimizer": {"type": "sgd", "lr": 1.0},
-            "init": {"method": "weights"},
-            "batch_norm_momentum": 0.25,
-        },
-    }
+    model = classifier_model("grad_cnn", [1, 3, 8, 8], weights, nodes, n)
     batch = {"x": rng.standard_normal((n, 3, 8, 8)).astype(np.float32),
              "label": rng.integers(0, classes, size=n).astype(np.int64)}
     return model, weights, batch
@@ -256,22 +263,7 @@ def volume_case():
          "outputs": ["h"]},
         {"op": "add", "inputs": ["h", "fc.b"], "outputs": ["logits"]},
     ]
-    model = {
-        "name": "grad_volume", "weights_file": "weights.safetensors",
-        "inputs": [{"name": "x", "dtype": "f32", "shape": [1, 2, 4, 6, 6]}],
-        "outputs": ["logits"],
-        "weights": [{"name": k, "dtype": "f32", "shape": list(v.shape)}
-                    for k, v in weights.items()],
-        "nodes": nodes,
-        "training": {
-            "batch_size": n,
-            "loss": {"type": "softmax_cross_entropy", "output": "logits",
-                     "labels": "label"},
-            "optimizer": {"type": "sgd", "lr": 1.0},
-            "init": {"method": "weights"},
-            "batch_norm_momentum": 0.25,
-        },
-    }
+    model = classifier_model("grad_volume", [1, 2, 4, 6, 6], weights, nodes, n)
     batch = {"x": rng.standard_normal((n, 2, 4, 6, 6)).astype(np.float32),
              "label": rng.integers(0, classes, size=n).astype(np.int64)}
     return model, weights, batch

@@ -27,6 +27,55 @@ FailureOr<Value> LocatedBuilder::createOp(StringRef opName, ValueRange operands,
   return op->getResult(0);
 }
 
+static NamedAttribute listAttr(OpBuilder &b, StringRef name,
+                               ArrayRef<int64_t> v) {
+  return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+}
+
+FailureOr<Value> checkedReshape(CheckedBuilder &cb, Value x,
+                                ArrayRef<int64_t> shape) {
+  if (cast<RankedTensorType>(x.getType()).getShape() == shape)
+    return x;
+  return cb.createOp("graph.reshape", x,
+                     listAttr(cb.opBuilder(), "shape", shape));
+}
+
+FailureOr<Value> checkedTranspose(CheckedBuilder &cb, Value x,
+                                  ArrayRef<int64_t> perm) {
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i)
+    identity &= perm[i] == int64_t(i);
+  if (identity)
+    return x;
+  return cb.createOp("graph.transpose", x,
+                     listAttr(cb.opBuilder(), "perm", perm));
+}
+
+FailureOr<Value> checkedSliceAxis(CheckedBuilder &cb, Value x, int64_t axis,
+                                  int64_t start, int64_t end, int64_t step) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  if (start == 0 && end == shape[axis] && step == 1)
+    return x;
+  SmallVector<int64_t> s(shape.size(), 0), e(shape), st(shape.size(), 1);
+  s[axis] = start;
+  e[axis] = end;
+  st[axis] = step;
+  OpBuilder &b = cb.opBuilder();
+  return cb.createOp("graph.slice", x,
+                     {listAttr(b, "starts", s), listAttr(b, "ends", e),
+                      listAttr(b, "steps", st)});
+}
+
+FailureOr<Value> checkedPad(CheckedBuilder &cb, Value x, ArrayRef<int64_t> pads,
+                            double value) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
+    return x;
+  OpBuilder &b = cb.opBuilder();
+  return cb.createOp("graph.pad", x,
+                     {listAttr(b, "pads", pads),
+                      b.getNamedAttr("value", b.getF64FloatAttr(value))});
+}
+
 namespace {
 
 /// The layout ops the decompositions use, through a CheckedBuilder; no-op
@@ -42,30 +91,14 @@ public:
     return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
   }
   FailureOr<Value> reshape(Value x, ArrayRef<int64_t> shape) {
-    if (shapeOf(x) == shape)
-      return x;
-    return cb.createOp("graph.reshape", x, list("shape", shape));
+    return checkedReshape(cb, x, shape);
   }
   FailureOr<Value> transpose(Value x, ArrayRef<int64_t> perm) {
-    bool identity = true;
-    for (size_t i = 0; i < perm.size(); ++i)
-      identity &= perm[i] == int64_t(i);
-    if (identity)
-      return x;
-    return cb.createOp("graph.transpose", x, list("perm", perm));
+    return checkedTranspose(cb, x, perm);
   }
-  /// Elements [start, end) with `step` along `axis`.
   FailureOr<Value> slice(Value x, int64_t axis, int64_t start, int64_t end,
                          int64_t step = 1) {
-    ArrayRef<int64_t> shape = shapeOf(x);
-    if (start == 0 && end == shape[axis] && step == 1)
-      return x;
-    SmallVector<int64_t> s(shape.size(), 0), e(shape), st(shape.size(), 1);
-    s[axis] = start;
-    e[axis] = end;
-    st[axis] = step;
-    return cb.createOp("graph.slice", x,
-                       {list("starts", s), list("ends", e), list("steps", st)});
+    return checkedSliceAxis(cb, x, axis, start, end, step);
   }
   FailureOr<Value> concat(ValueRange xs, int64_t axis) {
     if (xs.size() == 1)
@@ -73,13 +106,8 @@ public:
     return cb.createOp("graph.concat", xs,
                        b.getNamedAttr("axis", b.getI64IntegerAttr(axis)));
   }
-  /// Zero padding: all begins, then all ends.
   FailureOr<Value> pad(Value x, ArrayRef<int64_t> pads) {
-    if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-      return x;
-    return cb.createOp(
-        "graph.pad", x,
-        {list("pads", pads), b.getNamedAttr("value", b.getF64FloatAttr(0.0))});
+    return checkedPad(cb, x, pads);
   }
   FailureOr<Value> add(Value x, Value y) {
     return cb.createOp("graph.add", {x, y}, {});

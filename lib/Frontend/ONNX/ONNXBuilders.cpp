@@ -7,14 +7,10 @@ using namespace mlir;
 namespace mlc::frontend {
 
 FailureOr<Value> reshape(N &n, Value x, ArrayRef<int64_t> shape) {
-  if (N::shapeOf(x) == shape)
-    return x;
-  return n.emit<graph::ReshapeOp>({x}, {n.arrayAttr("shape", shape)});
+  return graph::checkedReshape(n, x, shape);
 }
 FailureOr<Value> transpose(N &n, Value x, ArrayRef<int64_t> perm) {
-  if (llvm::equal(perm, iota(perm.size())))
-    return x;
-  return n.emit<graph::TransposeOp>({x}, {n.arrayAttr("perm", perm)});
+  return graph::checkedTranspose(n, x, perm);
 }
 FailureOr<Value> castTo(N &n, Value x, Type to) {
   if (N::elementTypeOf(x) == to)
@@ -75,16 +71,7 @@ FailureOr<Value> stackAxis(N &n, ValueRange pieces, int64_t axis,
 /// Elements [start, end) with `step` along `axis`, everything elsewhere.
 FailureOr<Value> sliceAxis(N &n, Value x, int64_t axis, int64_t start,
                            int64_t end, int64_t step) {
-  ArrayRef<int64_t> shape = N::shapeOf(x);
-  if (start == 0 && end == shape[axis] && step == 1)
-    return x;
-  SmallVector<int64_t> s(shape.size(), 0), e(shape), st(shape.size(), 1);
-  s[axis] = start;
-  e[axis] = end;
-  st[axis] = step;
-  return n.emit<graph::SliceOp>({x}, {n.arrayAttr("starts", s),
-                                      n.arrayAttr("ends", e),
-                                      n.arrayAttr("steps", st)});
+  return graph::checkedSliceAxis(n, x, axis, start, end, step);
 }
 /// x[..., indices, ...] along `axis` with constant indices.
 FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
@@ -96,11 +83,7 @@ FailureOr<Value> takeAxis(N &n, Value x, int64_t axis,
 }
 FailureOr<Value> padConstant(N &n, Value x, ArrayRef<int64_t> pads,
                              double value) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return x;
-  return n.emit<graph::PadOp>(
-      {x},
-      {n.arrayAttr("pads", pads), n.attr("value", n.b.getF64FloatAttr(value))});
+  return graph::checkedPad(n, x, pads, value);
 }
 /// Multiplies by a scalar unless it is 1.
 FailureOr<Value> scale(N &n, Value x, double s) {

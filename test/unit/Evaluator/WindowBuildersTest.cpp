@@ -130,6 +130,24 @@ Window window(ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
   return w;
 }
 
+/// Builds @f(operands of `shapes`) -> build(operands), evaluates it on
+/// random operands (seeds seed, seed + 1, ...) and returns them and the
+/// result.
+std::pair<std::vector<HostTensor>, HostTensor> buildAndRun(
+    Fixture &f, ArrayRef<SmallVector<int64_t>> shapes, uint32_t seed,
+    const std::function<FailureOr<Value>(CheckedBuilder &, ArrayRef<Value>)>
+        &build) {
+  auto args = f.begin(shapes);
+  LocatedBuilder cb(f.builder, UnknownLoc::get(&f.ctx));
+  FailureOr<Value> y = build(cb, args);
+  REQUIRE(succeeded(y));
+  std::vector<HostTensor> operands;
+  for (const auto &shape : shapes)
+    operands.push_back(random(shape, seed++));
+  HostTensor got = f.run(*y, operands);
+  return {std::move(operands), std::move(got)};
+}
+
 /// Output size of a window over `in` padded by (b, e).
 int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t d, int64_t b,
                 int64_t e) {
@@ -142,12 +160,11 @@ TEST_CASE("buildConv: a grouped, strided, dilated, padded 3-D convolution") {
   Fixture f;
   SmallVector<int64_t> xs = {2, 4, 5, 6, 7}, ws = {6, 2, 3, 2, 3}, bs = {6};
   Window win = window({2, 1, 2}, {1, 2, 1}, {1, 0, 2}, {1, 1, 0}, 2);
-  auto args = f.begin({xs, ws, bs});
-  LocatedBuilder cb(f.builder, UnknownLoc::get(&f.ctx));
-  FailureOr<Value> y = buildConv(cb, args[0], args[1], args[2], win);
-  REQUIRE(succeeded(y));
-  HostTensor x = random(xs, 1), w = random(ws, 2), bias = random(bs, 3);
-  HostTensor got = f.run(*y, {x, w, bias});
+  auto [operands, got] = buildAndRun(
+      f, {xs, ws, bs}, 1, [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+        return buildConv(cb, a[0], a[1], a[2], win);
+      });
+  const HostTensor &x = operands[0], &w = operands[1], &bias = operands[2];
 
   SmallVector<int64_t> os = {2, 6};
   for (int i = 0; i < 3; ++i)
@@ -180,12 +197,11 @@ TEST_CASE("buildConv: a 1-D convolution is the 2-D one over a unit row") {
   Fixture f;
   SmallVector<int64_t> xs = {2, 3, 11}, ws = {4, 3, 3};
   Window win = window({2}, {2}, {2}, {1});
-  auto args = f.begin({xs, ws});
-  LocatedBuilder cb(f.builder, UnknownLoc::get(&f.ctx));
-  FailureOr<Value> y = buildConv(cb, args[0], args[1], Value(), win);
-  REQUIRE(succeeded(y));
-  HostTensor x = random(xs, 4), w = random(ws, 5);
-  HostTensor got = f.run(*y, {x, w});
+  auto [operands, got] =
+      buildAndRun(f, {xs, ws}, 4, [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+        return buildConv(cb, a[0], a[1], Value(), win);
+      });
+  const HostTensor &x = operands[0], &w = operands[1];
   int64_t ow = outSize(11, 3, 2, 2, 2, 1);
   std::vector<double> want;
   forEach({2, 4, ow}, [&](ArrayRef<int64_t> o) {
@@ -212,12 +228,11 @@ TEST_CASE("buildPool: 3-D max and average pooling with padding") {
         continue;
       Fixture f;
       win.countIncludePad = countPad;
-      auto args = f.begin({xs});
-      LocatedBuilder cb(f.builder, UnknownLoc::get(&f.ctx));
-      FailureOr<Value> y = buildPool(cb, args[0], isMax, win);
-      REQUIRE(succeeded(y));
-      HostTensor x = random(xs, 6);
-      HostTensor got = f.run(*y, {x});
+      auto [operands, got] =
+          buildAndRun(f, {xs}, 6, [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+            return buildPool(cb, a[0], isMax, win);
+          });
+      const HostTensor &x = operands[0];
       SmallVector<int64_t> os = {1, 3};
       for (int i = 0; i < 3; ++i)
         os.push_back(outSize(xs[2 + i], win.kernel[i], win.strides[i], 1,
@@ -253,12 +268,11 @@ TEST_CASE("buildConvTranspose: 3-D with groups, crops and an extension") {
   // Crops: depth loses 1 at the start and gains 1 (output_padding) at
   // the end; H loses 1 at each end; W none.
   Window win = window({2, 1, 3}, {1, 2, 1}, {1, 1, 0}, {-1, 1, 0}, 2);
-  auto args = f.begin({xs, ws, bs});
-  LocatedBuilder cb(f.builder, UnknownLoc::get(&f.ctx));
-  FailureOr<Value> y = buildConvTranspose(cb, args[0], args[1], args[2], win);
-  REQUIRE(succeeded(y));
-  HostTensor x = random(xs, 7), w = random(ws, 8), bias = random(bs, 9);
-  HostTensor got = f.run(*y, {x, w, bias});
+  auto [operands, got] = buildAndRun(
+      f, {xs, ws, bs}, 7, [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+        return buildConvTranspose(cb, a[0], a[1], a[2], win);
+      });
+  const HostTensor &x = operands[0], &w = operands[1], &bias = operands[2];
   // The full result by scattering every input element, then the crops.
   SmallVector<int64_t> full = {1, 6};
   for (int i = 0; i < 3; ++i)

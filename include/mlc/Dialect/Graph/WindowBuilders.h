@@ -55,6 +55,21 @@ private:
   mlir::Location loc;
 };
 
+/// Layout ops through a CheckedBuilder; the no-op ones (same shape,
+/// identity permutation, whole axis, no padding) return `x` itself.
+mlir::FailureOr<mlir::Value> checkedReshape(CheckedBuilder &cb, mlir::Value x,
+                                            llvm::ArrayRef<int64_t> shape);
+mlir::FailureOr<mlir::Value> checkedTranspose(CheckedBuilder &cb, mlir::Value x,
+                                              llvm::ArrayRef<int64_t> perm);
+/// Elements [start, end) with `step` along `axis`, everything elsewhere.
+mlir::FailureOr<mlir::Value> checkedSliceAxis(CheckedBuilder &cb, mlir::Value x,
+                                              int64_t axis, int64_t start,
+                                              int64_t end, int64_t step = 1);
+/// Constant padding: all begins, then all ends.
+mlir::FailureOr<mlir::Value> checkedPad(CheckedBuilder &cb, mlir::Value x,
+                                        llvm::ArrayRef<int64_t> pads,
+                                        double value = 0.0);
+
 /// A convolution's or pooling's window over d spatial dims (each list has d
 /// entries). `kernel` is pooling's (a convolution's comes from its filter);
 /// `padsBegin`/`padsEnd` are zero padding (pooling: padding that never
