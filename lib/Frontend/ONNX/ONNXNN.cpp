@@ -378,7 +378,7 @@ const OpConverter kConverters[] = {
     {"MaxPool", 1, kMax, 1,
      "auto_pad,ceil_mode,dilations,kernel_shape,pads,storage_order,strides",
      convertMaxPool,
-     "1-D and 2-D; integers of up to 16 bits; no Indices output"},
+     "1-D to 3-D; integers of up to 16 bits; no Indices output"},
     {"AveragePool", 1, kMax, 1,
      "auto_pad,ceil_mode,count_include_pad,kernel_shape,pads,strides",
      convertAveragePool, "1-D to 3-D"},
