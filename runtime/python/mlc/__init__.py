@@ -357,6 +357,15 @@ class Model:
         shape of tensors[index]."""
         name, dtype, shape = tensors[index]
         label = f"{kind} {index} ('{name}')"
+        if not isinstance(value, np.ndarray) and hasattr(value,
+                                                         "__dlpack__"):
+            # torch tensors and other DLPack producers on the CPU: a view,
+            # no copy; their dtype must match exactly, as an array's.
+            try:
+                value = np.from_dlpack(value)
+            except Exception as e:
+                raise TypeError(f"{label}: cannot view it through DLPack "
+                                f"(a CPU tensor is needed): {e}") from None
         if isinstance(value, np.ndarray):
             if value.dtype != dtype:
                 raise TypeError(
@@ -407,14 +416,59 @@ class Model:
         return [self._convert(tensors, i, v, kind)
                 for i, v in enumerate(values)]
 
-    def _run(self, arrays):
+    def _out_buffers(self, out):
+        """The caller's output arrays (`out=`: one array per output, in
+        order, or name -> array), checked: exactly the declared dtype and
+        shape, C-contiguous, writeable. None: new arrays."""
+        if out is None:
+            return None
+        if isinstance(out, dict):
+            names = [name for name, _, _ in self.outputs]
+            unknown = [k for k in out if k not in names]
+            if unknown:
+                raise TypeError(f"out: the model has no output named "
+                                f"'{unknown[0]}' (outputs: {', '.join(names)})")
+            missing = [n for n in names if n not in out]
+            if missing:
+                raise TypeError(f"out: missing outputs: {', '.join(missing)}")
+            out = [out[n] for n in names]
+        elif isinstance(out, np.ndarray):
+            out = [out]
+        out = list(out)
+        if len(out) != len(self.outputs):
+            raise TypeError(f"out: the model has {len(self.outputs)} outputs "
+                            f"but {len(out)} arrays were given")
+        for i, (array, (name, dtype, shape), code) in enumerate(
+                zip(out, self.outputs, self._output_codes)):
+            label = f"out {i} ('{name}')"
+            if not isinstance(array, np.ndarray):
+                raise TypeError(f"{label}: expected a numpy array, got "
+                                f"{type(array).__name__}")
+            if code == _BF16:
+                raise TypeError(f"{label}: bfloat16 outputs cannot be "
+                                f"written into a caller's array")
+            if array.dtype != dtype:
+                raise TypeError(f"{label}: expected dtype {dtype} but got "
+                                f"{array.dtype}")
+            if array.shape != shape:
+                raise ValueError(f"{label}: expected shape {list(shape)} but "
+                                 f"got {list(array.shape)}")
+            if not (array.flags.c_contiguous and array.flags.aligned and
+                    array.flags.writeable):
+                raise ValueError(f"{label}: the array must be C-contiguous, "
+                                 f"aligned and writeable")
+        return out
+
+    def _run(self, arrays, out=None):
         if self._handle is None:
             raise Error("the model has been closed")
         arrays = [_to_bf16_bits(a) if code == _BF16 else a
                   for a, code in zip(arrays, self._input_codes)]
-        outputs = [np.empty(shape, np.uint16 if code == _BF16 else dtype)
-                   for (_, dtype, shape), code in zip(self.outputs,
-                                                      self._output_codes)]
+        outputs = self._out_buffers(out)
+        if outputs is None:
+            outputs = [np.empty(shape, np.uint16 if code == _BF16 else dtype)
+                       for (_, dtype, shape), code in zip(
+                           self.outputs, self._output_codes)]
         c_inputs = (_Tensor * max(len(arrays), 1))()
         for i, (array, (_, _, shape)) in enumerate(zip(arrays, self.inputs)):
             c_inputs[i] = _Tensor(array.ctypes.data, self._input_codes[i],
@@ -511,14 +565,20 @@ class Model:
         if self._lib.mlc_model_reset_profile(self._handle) != 0:
             raise Error(self._last_error())
 
-    def __call__(self, *args, **kwargs):
-        """Runs the model: an array if it has one output, else a tuple."""
-        outputs = self._run(self._bind(args, kwargs))
+    def __call__(self, *args, out=None, **kwargs):
+        """Runs the model: an array if it has one output, else a tuple.
+        Inputs are numpy arrays (exactly the declared dtype), values numpy
+        converts without loss, or CPU tensors with `__dlpack__` (torch
+        tensors: viewed, not copied). `out`: the output array (one output)
+        or a sequence of them, written in place and returned, for repeated
+        calls without allocation."""
+        outputs = self._run(self._bind(args, kwargs), out)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
-    def run(self, feeds):
-        """Runs the model on a dict name -> value; returns name -> array."""
-        outputs = self._run(self._bind((), dict(feeds)))
+    def run(self, feeds, out=None):
+        """Runs the model on a dict name -> value; returns name -> array.
+        `out`: a dict name -> array for every output, written in place."""
+        outputs = self._run(self._bind((), dict(feeds)), out)
         return {name: array for (name, _, _), array in zip(self.outputs,
                                                            outputs)}
 

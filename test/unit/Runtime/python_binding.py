@@ -75,6 +75,71 @@ expect_raises(TypeError, "no input named 'c'", m, a, b, c=b)
 expect_raises(TypeError, "input 'a' given twice", m, a, b, a=a)
 expect_raises(TypeError, "missing inputs: a", m.run, {"b": b})
 
+# out=: the caller's arrays written in place and returned, as a sequence
+# (in output order) or, for run(), a dict; checked before the run.
+y_out = np.full((2, 3), np.nan, np.float32)
+pos_out = np.zeros((2, 3), np.bool_)
+total_out = np.zeros((), np.int32)
+got = m(a, b, out=(y_out, pos_out, total_out))
+assert got[0] is y_out and got[1] is pos_out and got[2] is total_out
+for g, w in zip((y_out, pos_out, total_out), want):
+    np.testing.assert_array_equal(g, w)
+y_out[:] = 0
+outs = m.run({"a": a, "b": b},
+             out={"y": y_out, "positive": pos_out, "total": total_out})
+assert outs["y"] is y_out
+np.testing.assert_array_equal(y_out, want[0])
+expect_raises(TypeError, "out: the model has 3 outputs but 2 arrays were "
+              "given", m, a, b, out=(y_out, pos_out))
+expect_raises(TypeError, "out 0 ('y'): expected dtype float32 but got "
+              "float64", m, a, b, out=(y_out.astype(np.float64), pos_out,
+                                       total_out))
+expect_raises(ValueError, "out 1 ('positive'): expected shape [2, 3] but "
+              "got [3, 2]", m, a, b, out=(y_out, pos_out.T, total_out))
+expect_raises(ValueError, "out 0 ('y'): the array must be C-contiguous",
+              m, a, b, out=(np.zeros((3, 2), np.float32).T, pos_out,
+                            total_out))
+readonly = np.zeros((2, 3), np.float32)
+readonly.flags.writeable = False
+expect_raises(ValueError, "writeable", m, a, b,
+              out=(readonly, pos_out, total_out))
+expect_raises(TypeError, "out 2 ('total'): expected a numpy array, got "
+              "list", m, a, b, out=(y_out, pos_out, [0]))
+expect_raises(TypeError, "out: missing outputs: total", m.run,
+              {"a": a, "b": b}, out={"y": y_out, "positive": pos_out})
+expect_raises(TypeError, "out: the model has no output named 'z'", m.run,
+              {"a": a, "b": b}, out={"z": y_out})
+# An output buffer that is also an input is refused by the runtime.
+expect_raises(mlc.Error, "overlap", m, a, b, out=(a, pos_out, total_out))
+
+
+# DLPack producers (torch tensors and the like) are viewed, not copied, and
+# their dtype must match exactly.
+class Producer:
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, stream=None):
+        return self.array.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
+got = m(Producer(a), Producer(b))
+np.testing.assert_array_equal(got[0], want[0])
+expect_raises(TypeError, "input 1 ('b'): expected dtype int64 but got int32",
+              m, Producer(a), Producer(b.astype(np.int32)))
+try:
+    import torch
+except ImportError:
+    torch = None
+if torch is not None:
+    got = m(torch.from_numpy(a), torch.from_numpy(b))
+    np.testing.assert_array_equal(got[0], want[0])
+    expect_raises(TypeError, "DLPack", m,
+                  torch.from_numpy(a).requires_grad_(True), b)
+
 # Concurrent calls from threads.
 errors = []
 
