@@ -88,7 +88,7 @@ public:
     return cast<RankedTensorType>(v.getType()).getShape();
   }
   NamedAttribute list(StringRef name, ArrayRef<int64_t> v) {
-    return b.getNamedAttr(name, b.getDenseI64ArrayAttr(v));
+    return listAttr(b, name, v);
   }
   FailureOr<Value> reshape(Value x, ArrayRef<int64_t> shape) {
     return checkedReshape(cb, x, shape);
@@ -133,18 +133,15 @@ public:
     return failure();                                                          \
   Value var = *var##OrFail
 
-/// Bounds that keep the shape arithmetic on window attributes from
-/// overflowing: dims are below 2^40, so stride * dim + (kernel - 1) *
-/// dilation + pads stays below 2^62.
-constexpr int64_t kMaxWindow = int64_t(1) << 20;
-constexpr int64_t kMaxPad = int64_t(1) << 40;
-
 /// Fails unless `x` has 1-3 spatial dims, every list of `win` (and the
 /// kernel, for pooling) has one entry per spatial dim, and the values are
 /// in range (pads may be negative only as a transposed convolution's
-/// crops).
-LogicalResult checkWindow(CheckedBuilder &cb, Value x, const Window &win,
-                          bool isPool, bool negativePads, StringRef what) {
+/// crops). A convolution's `filter` must have x's rank and a nonempty
+/// window.
+LogicalResult checkWindow(CheckedBuilder &cb, Value x, Value filter,
+                          const Window &win, bool negativePads,
+                          StringRef what) {
+  bool isPool = !filter;
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   if (rank < 3 || rank > 5)
     return cb.error() << what << " needs an input of rank 3 to 5 (1 to 3 "
@@ -159,32 +156,52 @@ LogicalResult checkWindow(CheckedBuilder &cb, Value x, const Window &win,
   for (size_t i = 0; i < d; ++i) {
     for (int64_t v : {win.strides[i], win.dilations[i],
                       isPool ? win.kernel[i] : int64_t(1)})
-      if (v < 1 || v > kMaxWindow)
+      if (v < 1 || v > kMaxWindowSize)
         return cb.error() << "kernel sizes, strides and dilations must be in "
                              "[1, 2^20], got "
                           << v;
     for (int64_t v : {win.padsBegin[i], win.padsEnd[i]})
-      if (v > kMaxPad || v < (negativePads ? -kMaxPad : 0))
+      if (v > kMaxWindowPad || v < (negativePads ? -kMaxWindowPad : 0))
         return cb.error() << "pads must be in ["
                           << (negativePads ? "-2^40" : "0") << ", 2^40], got "
                           << v;
   }
-  if (win.groups < 1 || win.groups > kMaxPad)
+  if (win.groups < 1 || win.groups > kMaxWindowPad)
     return cb.error() << "groups must be in [1, 2^40], got " << win.groups;
+  if (!filter)
+    return success();
+  auto ft = cast<RankedTensorType>(filter.getType());
+  if (ft.getRank() != rank)
+    return cb.error() << "filter rank " << ft.getRank()
+                      << " does not match input rank " << rank;
+  // An empty window would leave the decompositions nothing to sum.
+  for (int64_t k : ft.getShape().drop_front(2))
+    if (k < 1)
+      return cb.error() << "the filter " << ft << " has an empty window";
   return success();
 }
 
-/// conv2d's attributes for window dims (a, b) of `win`; -1 is a unit dim.
-SmallVector<NamedAttribute> conv2DAttrs(Ops &o, const Window &win, int a,
-                                        int b) {
-  auto pick = [&](ArrayRef<int64_t> v, int64_t unit) {
-    return SmallVector<int64_t>{a < 0 ? unit : v[a], b < 0 ? unit : v[b]};
-  };
-  SmallVector<int64_t> begin = pick(win.padsBegin, 0),
-                       end = pick(win.padsEnd, 0);
-  return {o.list("strides", pick(win.strides, 1)),
-          o.list("pads", {begin[0], begin[1], end[0], end[1]}),
-          o.list("dilations", pick(win.dilations, 1)),
+/// Window dims (a, b) of a 2-D op built from `win`; -1 is a unit dim
+/// (size, stride and dilation 1, no padding).
+struct Dims2D {
+  int a, b;
+  SmallVector<int64_t> pick(ArrayRef<int64_t> v, int64_t unit) const {
+    return {a < 0 ? unit : v[a], b < 0 ? unit : v[b]};
+  }
+  /// The 2-D op's pads: [top, left, bottom, right].
+  SmallVector<int64_t> pads(const Window &win) const {
+    SmallVector<int64_t> begin = pick(win.padsBegin, 0),
+                         end = pick(win.padsEnd, 0);
+    return {begin[0], begin[1], end[0], end[1]};
+  }
+};
+
+/// conv2d's attributes for window dims `dims` of `win`.
+SmallVector<NamedAttribute> conv2DAttrs(Ops &o, const Window &win,
+                                        Dims2D dims) {
+  return {o.list("strides", dims.pick(win.strides, 1)),
+          o.list("pads", dims.pads(win)),
+          o.list("dilations", dims.pick(win.dilations, 1)),
           o.b.getNamedAttr("groups", o.b.getI64IntegerAttr(win.groups))};
 }
 
@@ -206,7 +223,7 @@ FailureOr<Value> conv3dAs2d(Ops &o, Value x, Value w, const Window &win,
   int64_t batch = xs[0], c = xs[1], depth = xs[2], h = xs[3], wd = xs[4];
   int64_t co = ws[0], cg = ws[1], kd = ws[2];
   int64_t group = win.groups;
-  if (group <= 0 || c % group != 0 || c / group != cg)
+  if (c % group != 0 || c / group != cg)
     return cb.error() << "input has " << c << " channels but the filter "
                       << "expects " << cg << " per group of " << group,
            failure();
@@ -231,7 +248,7 @@ FailureOr<Value> conv3dAs2d(Ops &o, Value x, Value w, const Window &win,
   MLC_TRY(x2, o.reshape(planesFirst, {batch * outDepth, c * kd, h, wd}));
   MLC_TRY(wt, o.transpose(w, {0, 2, 1, 3, 4})); // [Co, KD, C/g, KH, KW]
   MLC_TRY(w2, o.reshape(wt, {co, kd * cg, ws[3], ws[4]}));
-  MLC_TRY(y2, emit(x2, w2, conv2DAttrs(o, win, 1, 2)));
+  MLC_TRY(y2, emit(x2, w2, conv2DAttrs(o, win, {1, 2})));
   ArrayRef<int64_t> ys = Ops::shapeOf(y2); // [N * D', Co, H', W']
   MLC_TRY(y5, o.reshape(y2, {batch, outDepth, co, ys[2], ys[3]}));
   return o.transpose(y5, {0, 2, 1, 3, 4});
@@ -241,24 +258,19 @@ FailureOr<Value> conv3dAs2d(Ops &o, Value x, Value w, const Window &win,
 
 FailureOr<Value> buildConv(CheckedBuilder &cb, Value x, Value w,
                            const Window &win, Conv2DEmitter emit) {
-  if (failed(checkWindow(cb, x, win, false, false, "a convolution")))
+  if (failed(checkWindow(cb, x, w, win, false, "a convolution")))
     return failure();
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  if (cast<RankedTensorType>(w.getType()).getRank() != rank)
-    return cb.error() << "filter rank "
-                      << cast<RankedTensorType>(w.getType()).getRank()
-                      << " does not match input rank " << rank,
-           failure();
   Ops o(cb);
   switch (rank - 2) {
   case 1: {
     MLC_TRY(x2, o.liftTo2D(x));
     MLC_TRY(w2, o.liftTo2D(w));
-    MLC_TRY(y, emit(x2, w2, conv2DAttrs(o, win, -1, 0)));
+    MLC_TRY(y, emit(x2, w2, conv2DAttrs(o, win, {-1, 0})));
     return o.dropRow(y);
   }
   case 2:
-    return emit(x, w, conv2DAttrs(o, win, 0, 1));
+    return emit(x, w, conv2DAttrs(o, win, {0, 1}));
   default:
     return conv3dAs2d(o, x, w, win, emit);
   }
@@ -277,7 +289,7 @@ FailureOr<Value> buildConv(CheckedBuilder &cb, Value x, Value w, Value bias,
 
 FailureOr<Value> buildPool(CheckedBuilder &cb, Value x, bool isMax,
                            const Window &win) {
-  if (failed(checkWindow(cb, x, win, true, false, "a pooling")))
+  if (failed(checkWindow(cb, x, Value(), win, false, "a pooling")))
     return failure();
   // Checked here for every dim: the decomposition pools depth as the rows
   // of a 2-D pooling, whose message would call it the height.
@@ -292,21 +304,14 @@ FailureOr<Value> buildPool(CheckedBuilder &cb, Value x, bool isMax,
              failure();
   }
   Ops o(cb);
-  // One 2-D pooling whose (rows, columns) are window dims a and b; -1 is a
-  // unit dim (kernel 1, stride 1, no padding).
-  auto pool2d = [&](Value v, int a, int b) -> FailureOr<Value> {
-    auto pick = [&](ArrayRef<int64_t> values, int64_t unit) {
-      return SmallVector<int64_t>{a < 0 ? unit : values[a],
-                                  b < 0 ? unit : values[b]};
-    };
-    SmallVector<int64_t> begin = pick(win.padsBegin, 0),
-                         end = pick(win.padsEnd, 0);
+  // One 2-D pooling over window dims `dims`.
+  auto pool2d = [&](Value v, Dims2D dims) -> FailureOr<Value> {
     SmallVector<NamedAttribute> attrs = {
-        o.list("kernel", pick(win.kernel, 1)),
-        o.list("strides", pick(win.strides, 1)),
-        o.list("pads", {begin[0], begin[1], end[0], end[1]})};
+        o.list("kernel", dims.pick(win.kernel, 1)),
+        o.list("strides", dims.pick(win.strides, 1)),
+        o.list("pads", dims.pads(win))};
     if (isMax)
-      attrs.push_back(o.list("dilations", pick(win.dilations, 1)));
+      attrs.push_back(o.list("dilations", dims.pick(win.dilations, 1)));
     else
       attrs.push_back(o.b.getNamedAttr("count_include_pad",
                                        o.b.getBoolAttr(win.countIncludePad)));
@@ -316,21 +321,21 @@ FailureOr<Value> buildPool(CheckedBuilder &cb, Value x, bool isMax,
   switch (s.size() - 2) {
   case 1: {
     MLC_TRY(x2, o.liftTo2D(x));
-    MLC_TRY(y2, pool2d(x2, -1, 0));
+    MLC_TRY(y2, pool2d(x2, {-1, 0}));
     return o.dropRow(y2);
   }
   case 2:
-    return pool2d(x, 0, 1);
+    return pool2d(x, {0, 1});
   default: {
     // 3-D windows are separable: both the max and the mean over a box
     // (whose valid count, without padding, is a product over the dims) are
     // a 2-D pooling over (H, W) of every depth slice, then a pooling over D
     // with a (KD, 1) window of the flattened H'W' positions.
     MLC_TRY(planes, o.reshape(x, {s[0], s[1] * s[2], s[3], s[4]}));
-    MLC_TRY(hw, pool2d(planes, 1, 2));
+    MLC_TRY(hw, pool2d(planes, {1, 2}));
     ArrayRef<int64_t> t = Ops::shapeOf(hw);
     MLC_TRY(columns, o.reshape(hw, {s[0], s[1], s[2], t[2] * t[3]}));
-    MLC_TRY(depth, pool2d(columns, 0, -1));
+    MLC_TRY(depth, pool2d(columns, {0, -1}));
     return o.reshape(depth, {s[0], s[1], Ops::shapeOf(depth)[2], t[2], t[3]});
   }
   }
@@ -353,7 +358,6 @@ FailureOr<Value> convTranspose3dAs2d(Ops &o, Value x, Value w, Value bias,
   MLC_TRY(xt, o.transpose(x, {0, 2, 1, 3, 4}));
   MLC_TRY(planes, o.reshape(xt, {nb * depth, c, xs[3], xs[4]}));
   int64_t full = (depth - 1) * sd + (kd - 1) * dd + 1;
-  int64_t spread = (depth - 1) * sd + 1;
   ArrayRef<int64_t> strides2 = ArrayRef<int64_t>(win.strides).drop_front(),
                     dilations2 = ArrayRef<int64_t>(win.dilations).drop_front(),
                     cropBegin2 = ArrayRef<int64_t>(win.padsBegin).drop_front(),
@@ -370,14 +374,10 @@ FailureOr<Value> convTranspose3dAs2d(Ops &o, Value x, Value w, Value bias,
     ArrayRef<int64_t> ys = Ops::shapeOf(y);
     int64_t rest = ys[1] * ys[2] * ys[3];
     outShape = {ys[1], ys[2], ys[3]};
-    // [N, D, rest] -> [N, D, SD, rest] with zeros after each slice ->
-    // [N, D * SD, rest], cut to the spread length, shifted by kd * DD.
-    MLC_TRY(y3, o.reshape(y, {nb, depth, 1, rest}));
-    MLC_TRY(zeros, o.pad(y3, {0, 0, 0, 0, 0, 0, sd - 1, 0}));
-    MLC_TRY(flat, o.reshape(zeros, {nb, depth * sd, rest}));
-    MLC_TRY(cut, o.slice(flat, 1, 0, spread));
-    int64_t before = t * dd;
-    MLC_TRY(placed, o.pad(cut, {0, before, 0, 0, full - spread - before, 0}));
+    // Input depth i of this tap lands at depth i * SD + t * DD.
+    MLC_TRY(y3, o.reshape(y, {nb, depth, rest}));
+    Value placed = scatterStrided(b, loc, y3, {0, t * dd, 0}, {1, sd, 1},
+                                  {nb, full, rest});
     if (!sum) {
       sum = placed;
       continue;
@@ -386,12 +386,8 @@ FailureOr<Value> convTranspose3dAs2d(Ops &o, Value x, Value w, Value bias,
     sum = acc;
   }
   // Crops below zero extend the result with zeros (output_padding).
-  int64_t cb = win.padsBegin[0], ce = win.padsEnd[0];
-  MLC_TRY(padded, o.pad(sum, {0, std::max<int64_t>(0, -cb), 0, 0,
-                              std::max<int64_t>(0, -ce), 0}));
-  int64_t len = Ops::shapeOf(padded)[1];
-  MLC_TRY(cropped, o.slice(padded, 1, std::max<int64_t>(0, cb),
-                           len - std::max<int64_t>(0, ce)));
+  Value cropped = padOrCrop(b, loc, sum, {0, -win.padsBegin[0], 0},
+                            {0, -win.padsEnd[0], 0});
   int64_t od = Ops::shapeOf(cropped)[1];
   MLC_TRY(y5,
           o.reshape(cropped, {nb, od, outShape[0], outShape[1], outShape[2]}));
@@ -406,20 +402,13 @@ FailureOr<Value> convTranspose3dAs2d(Ops &o, Value x, Value w, Value bias,
 
 FailureOr<Value> buildConvTranspose(CheckedBuilder &cb, Value x, Value w,
                                     Value bias, const Window &win) {
-  if (failed(checkWindow(cb, x, win, false, true, "a transposed convolution")))
+  if (failed(checkWindow(cb, x, w, win, true, "a transposed convolution")))
     return failure();
   auto xt = cast<RankedTensorType>(x.getType());
   auto wt = cast<RankedTensorType>(w.getType());
-  int64_t rank = xt.getRank();
-  size_t d = rank - 2;
-  if (wt.getRank() != rank)
-    return cb.error() << "the filter must have rank " << rank << ", got "
-                      << wt.getRank(),
-           failure();
+  size_t d = xt.getRank() - 2;
   ArrayRef<int64_t> ws = wt.getShape();
   int64_t c = ws[0], mg = ws[1], group = win.groups;
-  if (group <= 0)
-    return cb.error() << "groups must be positive", failure();
   if (c % group)
     return cb.error() << "filter channels " << c << " not divisible by groups "
                       << group,
@@ -440,8 +429,6 @@ FailureOr<Value> buildConvTranspose(CheckedBuilder &cb, Value x, Value w,
            failure();
   ArrayRef<int64_t> in = xt.getShape().drop_front(2);
   for (size_t i = 0; i < d; ++i) {
-    if (win.strides[i] <= 0 || win.dilations[i] <= 0)
-      return cb.error() << "strides and dilations must be positive", failure();
     if (in[i] <= 0)
       return cb.error() << "spatial dim " << i << " of the input is empty",
              failure();

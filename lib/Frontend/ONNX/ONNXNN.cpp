@@ -76,11 +76,10 @@ LogicalResult convertGemm(N &n) {
   return out(n, binary<graph::AddOp>(n, y, c));
 }
 
-/// Bounds on window attributes, so that shape arithmetic on them cannot
-/// overflow: dims are at most 2^40 (a tensor's elements are), so
-/// stride * dim + (kernel - 1) * dilation + pads stays below 2^62.
-constexpr int64_t kMaxWindow = int64_t(1) << 20;
-constexpr int64_t kMaxPad = int64_t(1) << 40;
+/// The graph builders' bounds, checked here already: auto_pad and
+/// ConvTranspose's output_shape compute with the attributes first.
+constexpr int64_t kMaxWindow = graph::kMaxWindowSize;
+constexpr int64_t kMaxPad = graph::kMaxWindowPad;
 
 /// Fails with an error naming `what` unless every value of `v` has a
 /// magnitude of at most kMaxPad.

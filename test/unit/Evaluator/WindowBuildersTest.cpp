@@ -361,6 +361,19 @@ TEST_CASE("window builders report bad operands at the builder's location") {
                 [&](CheckedBuilder &cb, ArrayRef<Value> a) {
                   return buildConvTranspose(cb, a[0], a[1], a[2], w3);
                 }) == "bias must have shape [3]");
+  // A filter with an empty window (a zero-size dim) or of another rank.
+  CHECK(errorOf({{1, 3, 4, 4, 4}, {3, 2, 0, 2, 2}},
+                [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+                  return buildConvTranspose(cb, a[0], a[1], Value(), w3);
+                }) == "the filter 'tensor<3x2x0x2x2xf32>' has an empty window");
+  CHECK(errorOf({{1, 2, 4, 4, 4}, {3, 2, 2, 0, 2}},
+                [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+                  return buildConv(cb, a[0], a[1], Value(), w3);
+                }) == "the filter 'tensor<3x2x2x0x2xf32>' has an empty window");
+  CHECK(errorOf({{1, 3, 4, 4, 4}, {3, 2, 2, 2}},
+                [&](CheckedBuilder &cb, ArrayRef<Value> a) {
+                  return buildConvTranspose(cb, a[0], a[1], Value(), w3);
+                }) == "filter rank 4 does not match input rank 5");
   Window cropAll = w3;
   cropAll.padsBegin[2] = 3;
   cropAll.padsEnd[2] = 1;

@@ -70,6 +70,15 @@ mlir::FailureOr<mlir::Value> checkedPad(CheckedBuilder &cb, mlir::Value x,
                                         llvm::ArrayRef<int64_t> pads,
                                         double value = 0.0);
 
+/// Bounds on window attributes that keep shape arithmetic on them from
+/// overflowing: dims are below 2^40, so stride * dim + (kernel - 1) *
+/// dilation + pads stays below 2^62. Kernel sizes, strides and dilations
+/// are at most kMaxWindowSize, pads (and groups) at most kMaxWindowPad in
+/// magnitude; the builders refuse others, and an importer that computes
+/// with them first (ONNX's auto_pad) checks them itself.
+constexpr int64_t kMaxWindowSize = int64_t(1) << 20;
+constexpr int64_t kMaxWindowPad = int64_t(1) << 40;
+
 /// A convolution's or pooling's window over d spatial dims (each list has d
 /// entries). `kernel` is pooling's (a convolution's comes from its filter);
 /// `padsBegin`/`padsEnd` are zero padding (pooling: padding that never
