@@ -36,7 +36,7 @@ config.substitutions.append(("%models", os.path.join(config.mlc_src_root, "model
 
 tools = ["mlc-opt", "mlc-compile", "mlc-run", "mlc-runtime-tests",
          "mlc-npy-tests", "mlc-frontend-tests", "mlc-compiler-tests",
-         "mlc-onnx-tests"]
+         "mlc-onnx-tests", "mlc-capi-test"]
 llvm_config.add_tool_substitutions(tools, [config.mlc_tools_dir])
 
 # Python packages some tests need (scripts/install-deps.sh --test installs

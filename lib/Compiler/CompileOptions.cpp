@@ -30,6 +30,47 @@ std::optional<Target> parseTarget(StringRef name) {
   return std::nullopt;
 }
 
+namespace {
+constexpr OutputKind kOutputKinds[] = {
+    OutputKind::MLIR, OutputKind::Dot,    OutputKind::LLVM,
+    OutputKind::Asm,  OutputKind::Object, OutputKind::SharedLibrary};
+} // namespace
+
+StringRef stringifyOutputKind(OutputKind kind) {
+  switch (kind) {
+  case OutputKind::MLIR:
+    return "mlir";
+  case OutputKind::Dot:
+    return "dot";
+  case OutputKind::LLVM:
+    return "llvm";
+  case OutputKind::Asm:
+    return "asm";
+  case OutputKind::Object:
+    return "obj";
+  case OutputKind::SharedLibrary:
+    return "so";
+  }
+  llvm_unreachable("unknown output kind");
+}
+
+std::optional<OutputKind> parseOutputKind(StringRef name) {
+  for (OutputKind kind : kOutputKinds)
+    if (name == stringifyOutputKind(kind))
+      return kind;
+  return std::nullopt;
+}
+
+std::string outputKindNames() {
+  std::string names;
+  for (size_t i = 0; i < std::size(kOutputKinds); ++i)
+    names += (i == 0                             ? ""
+              : i + 1 == std::size(kOutputKinds) ? " or "
+                                                 : ", ") +
+             stringifyOutputKind(kOutputKinds[i]).str();
+  return names;
+}
+
 OutputKind outputKindFromSuffix(StringRef path) {
   StringRef ext = sys::path::extension(path);
   if (ext == ".mlir")

@@ -12,6 +12,7 @@
 #include "Progress.h"
 
 #include "mlc/Compiler/Compiler.h"
+#include "mlc/Compiler/Diagnostics.h"
 #include "mlc/Compiler/Pipelines.h"
 #include "mlc/Frontend/ONNX/ImportONNX.h"
 
@@ -21,68 +22,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
 using namespace mlir;
 
 namespace {
 
-/// Prints diagnostics located in a model.json (NameLoc(json path) around
-/// file:0:0) as "file: path: error: message"; anything else goes to the
-/// source-manager handler registered before it.
-LogicalResult printJSONDiagnostic(mlir::Diagnostic &diag) {
-  auto name = dyn_cast<NameLoc>(diag.getLocation());
-  auto file = name ? dyn_cast<FileLineColLoc>(name.getChildLoc()) : nullptr;
-  bool wholeFile = false;
-  if (!file) {
-    file = dyn_cast<FileLineColLoc>(diag.getLocation());
-    wholeFile = file && file.getLine() == 0;
-    if (!wholeFile)
-      return failure();
-  }
-  if (file.getLine() != 0)
-    return failure();
-  auto &os = llvm::errs();
-  os << file.getFilename().getValue() << ": ";
-  if (!wholeFile && !name.getName().getValue().empty())
-    os << name.getName().getValue() << ": ";
-  switch (diag.getSeverity()) {
-  case mlir::DiagnosticSeverity::Error:
-    os << "error: ";
-    break;
-  case mlir::DiagnosticSeverity::Warning:
-    os << "warning: ";
-    break;
-  case mlir::DiagnosticSeverity::Note:
-    os << "note: ";
-    break;
-  case mlir::DiagnosticSeverity::Remark:
-    os << "remark: ";
-    break;
-  }
-  os << diag.str() << "\n";
-  for (mlir::Diagnostic &note : diag.getNotes())
-    os << "  note: " << note.str() << "\n";
-  return success();
-}
-
-/// Errors and warnings without a place in the model (options, files, the
-/// linker, the cache) as "mlc-compile: error: message" (or "warning:").
-LogicalResult printUnlocatedDiagnostic(mlir::Diagnostic &diag) {
-  if (!isa<UnknownLoc>(diag.getLocation()))
-    return failure();
-  if (diag.getSeverity() == mlir::DiagnosticSeverity::Error)
-    llvm::errs() << "mlc-compile: error: " << diag.str() << "\n";
-  else if (diag.getSeverity() == mlir::DiagnosticSeverity::Warning)
-    llvm::errs() << "mlc-compile: warning: " << diag.str() << "\n";
-  else
-    return failure();
-  return success();
-}
-
 int fail(const Twine &message) {
-  llvm::errs() << "mlc-compile: error: " << message << "\n";
+  llvm::errs() << mlc::unlocatedError("mlc-compile", message.str()).text;
   return 1;
 }
 
@@ -117,16 +64,12 @@ int main(int argc, char **argv) {
   TimingScope rootTimer = timing.getRootScope();
 
   MLIRContext context;
-  // .mlir inputs: the handler opens the file named by a location.
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler sourceHandler(sourceMgr, &context);
-  ScopedDiagnosticHandler jsonHandler(&context, printJSONDiagnostic);
-  ScopedDiagnosticHandler unlocatedHandler(&context, printUnlocatedDiagnostic);
-  // Called first: erases the progress line, then lets the others print.
-  ScopedDiagnosticHandler progressHandler(&context, [&](Diagnostic &) {
-    progress.clearLine();
-    return failure();
-  });
+  // The same messages as the C API's and Python's, below the progress line.
+  mlc::DiagnosticCollector diagnostics(context, "mlc-compile",
+                                       [&](const mlc::CompileDiagnostic &d) {
+                                         progress.clearLine();
+                                         llvm::errs() << d.text;
+                                       });
 
   mlc::CompileHooks hooks;
   hooks.phase = [&](StringRef name) { progress.phase(name); };

@@ -45,6 +45,12 @@ enum class OutputKind {
   SharedLibrary, ///< model.so with the runtime linked in
 };
 
+/// --emit's names: "mlir", "dot", "llvm", "asm", "obj", "so".
+llvm::StringRef stringifyOutputKind(OutputKind kind);
+std::optional<OutputKind> parseOutputKind(llvm::StringRef name);
+/// Every name, for messages: "mlir, dot, llvm, asm, obj or so".
+std::string outputKindNames();
+
 /// The kind a file name's suffix implies: .mlir, .dot/.gv, .ll, .s, .o;
 /// anything else is a shared library.
 OutputKind outputKindFromSuffix(llvm::StringRef path);

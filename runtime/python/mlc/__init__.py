@@ -48,7 +48,9 @@ import os
 
 import numpy as np
 
-__all__ = ["Error", "Kernel", "Model", "load"]
+__all__ = ["CompileError", "Diagnostic", "Error", "Kernel", "Model",
+           "compile", "compile_flags_help", "compiler_version", "from_torch",
+           "load"]
 
 # Must match MLC_RUNTIME_API_VERSION in mlc/runtime.h.
 _API_VERSION = 1
@@ -698,3 +700,9 @@ class Model:
 def load(path):
     """Loads a model.so built by mlc-compile."""
     return Model(path)
+
+
+# The compiler (libmlc_compiler.so, loaded on first use): after Model, which
+# it returns.
+from .compiler import (CompileError, Diagnostic, compile,  # noqa: E402
+                       compile_flags_help, compiler_version, from_torch)
