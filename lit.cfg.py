@@ -26,6 +26,32 @@ config.environment["MLC_VERIFY_EACH"] = "1"
 
 # Debian's python3 has numpy/torch; a python3 earlier on PATH may not.
 python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else "python3"
+
+
+def _sanitizer_preload():
+    """The sanitizer runtimes an uninstrumented process (Python) must preload
+    to load an instrumented library (libmlc_compiler.so of an MLC_SANITIZE
+    build)."""
+    import subprocess
+    libs = []
+    for name in ("libasan.so", "libubsan.so"):
+        path = subprocess.run(["cc", "-print-file-name=" + name],
+                              capture_output=True, text=True).stdout.strip()
+        if os.path.isabs(path):
+            libs.append(path)
+    return " ".join(libs)
+
+
+# Python using the compiler library of this build (mlc.compile). (Not named
+# %python...: LLVM's default substitutions replace %python first.)
+_compiler_env = "MLC_COMPILER_LIBRARY=" + os.path.join(
+    config.mlc_lib_dir, "libmlc_compiler.so")
+if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):
+    # Python's own allocations are not ours to leak-check.
+    _compiler_env = ("LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0 " %
+                     _sanitizer_preload()) + _compiler_env
+config.substitutions.append(
+    ("%compiler_python", "env " + _compiler_env + " " + python))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%mlc_lib_dir", config.mlc_lib_dir))
 config.substitutions.append(("%mlc_obj_root", config.mlc_obj_root))
