@@ -42,16 +42,21 @@ def _sanitizer_preload():
     return " ".join(libs)
 
 
+# Environment assignments that let an uninstrumented program (Python, the
+# examples) load this build's libmlc_compiler.so: under the sanitizers the
+# library is instrumented and needs their runtimes loaded first (the
+# program's own allocations are not ours to leak-check). Use after `env`.
+_sanitizer_vars = ""
+if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):
+    _sanitizer_vars = ("LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0" %
+                       _sanitizer_preload())
+config.substitutions.append(("%sanitizer_vars", _sanitizer_vars))
 # Python using the compiler library of this build (mlc.compile). (Not named
 # %python...: LLVM's default substitutions replace %python first.)
-_compiler_env = "MLC_COMPILER_LIBRARY=" + os.path.join(
-    config.mlc_lib_dir, "libmlc_compiler.so")
-if config.mlc_sanitize in ("ON", "1", "TRUE", "YES"):
-    # Python's own allocations are not ours to leak-check.
-    _compiler_env = ("LD_PRELOAD='%s' ASAN_OPTIONS=detect_leaks=0 " %
-                     _sanitizer_preload()) + _compiler_env
 config.substitutions.append(
-    ("%compiler_python", "env " + _compiler_env + " " + python))
+    ("%compiler_python", "env %s MLC_COMPILER_LIBRARY=%s %s" % (
+        _sanitizer_vars,
+        os.path.join(config.mlc_lib_dir, "libmlc_compiler.so"), python)))
 config.substitutions.append(("%python", python))
 config.substitutions.append(("%mlc_lib_dir", config.mlc_lib_dir))
 config.substitutions.append(("%mlc_obj_root", config.mlc_obj_root))
