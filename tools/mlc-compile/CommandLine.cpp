@@ -57,7 +57,7 @@ cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(mlcCategory),
     cl::desc("Print the supported ONNX operators (markdown) and exit"));
 // Auto: from the output's suffix.
-enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO };
+enum class Emit { Auto, MLIR, Dot, LLVM, Asm, Obj, SO, Archive };
 cl::opt<Emit> emitKind(
     "emit", cl::cat(mlcCategory),
     cl::desc("What to write (default: from the output's suffix)"),
@@ -69,7 +69,15 @@ cl::opt<Emit> emitKind(
                clEnumValN(Emit::LLVM, "llvm", "LLVM IR (.ll)"),
                clEnumValN(Emit::Asm, "asm", "assembly (.s)"),
                clEnumValN(Emit::Obj, "obj", "object file (.o)"),
-               clEnumValN(Emit::SO, "so", "shared library with the runtime")));
+               clEnumValN(Emit::SO, "so", "shared library with the runtime"),
+               clEnumValN(Emit::Archive, "archive",
+                          "static archive (.a) and C header (.h) to link "
+                          "into a program (docs/embedding.md)")));
+cl::opt<std::string> archiveName(
+    "name", cl::cat(mlcCategory),
+    cl::desc("--emit=archive: the prefix of the archive's symbols and header "
+             "names, a C identifier (default: the output's stem)"),
+    cl::value_desc("IDENT"));
 cl::opt<unsigned> optLevel("O", cl::cat(mlcCategory),
                            cl::desc("Optimization level (0-3)"), cl::Prefix,
                            cl::init(2));
@@ -282,6 +290,8 @@ std::optional<mlc::OutputKind> outputKind(Emit emit) {
     return mlc::OutputKind::Object;
   case Emit::SO:
     return mlc::OutputKind::SharedLibrary;
+  case Emit::Archive:
+    return mlc::OutputKind::Archive;
   }
   return std::nullopt;
 }
@@ -362,6 +372,7 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   o.runtimeLib =
       runtimeLib.empty() ? defaultRuntimeLib(argv[0]) : runtimeLib.getValue();
   o.cc = ccPath;
+  o.archiveName = archiveName;
   return "";
 }
 
