@@ -4,7 +4,8 @@
 // pipeline, then per output kind either the graph as text, or lowering to
 // LLVM (one function family at a time) followed by one LLVM module emitted
 // whole (.ll, .s, .o) or in parts on -j threads and linked with the runtime
-// (model.so). Every output goes through a temporary (AtomicOutput).
+// (model.so) or archived with a header (model.a, model.h). Every output goes
+// through a temporary (AtomicOutput).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "mlc/Frontend/ONNX/ImportONNX.h"
 #include "mlc/Target/CompileReport.h"
 #include "mlc/Target/GraphDot.h"
+#include "mlc/Target/ModelArchive.h"
 #include "mlc/Target/ModelEmitter.h"
 #include "mlc/Target/ObjectCache.h"
 
@@ -35,6 +37,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -133,9 +136,18 @@ private:
   LogicalResult writeWeights(backend::WeightsImage &weights,
                              const target::CPUTarget &cpu,
                              std::vector<std::string> &objectPaths);
+  LogicalResult writeObjects(std::unique_ptr<llvm::Module> module,
+                             backend::WeightsImage &weights,
+                             const target::CPUTarget &cpu,
+                             std::vector<std::string> &objectPaths);
   LogicalResult linkModel(std::unique_ptr<llvm::Module> module,
                           backend::WeightsImage &weights,
                           const target::CPUTarget &cpu, StringRef path);
+  LogicalResult archiveModel(std::unique_ptr<llvm::Module> module,
+                             backend::WeightsImage &weights,
+                             const PipelineOptions &pipeline,
+                             const target::CPUTarget &cpu, StringRef path,
+                             StringRef headerPath);
   LogicalResult writeReport(StringRef path);
 
   MLIRContext &context;
@@ -145,6 +157,9 @@ private:
   compiler::PhaseTimes phases;
   json::Object report;
   llvm::SourceMgr sourceMgr; // an .mlir input's buffer
+  // The inference entry's, for an archive's header and entry points.
+  std::string signatureText;
+  uint64_t workspaceBytes = 0;
   // Temporaries until the compile succeeded: the objects (removed) and an
   // external weights file (committed with the output).
   SmallVector<std::unique_ptr<AtomicOutput>> temporaries;
@@ -255,8 +270,14 @@ std::unique_ptr<llvm::Module> Compilation::lowerToLLVM(
         failed(pm.run(lowered)) || failed(verify(lowered)))
       return nullptr;
     lowerTimer.stop();
-    if (family.prefix == StringRef("mlc_model"))
+    if (family.prefix == StringRef("mlc_model")) {
       compiler::addLoweringFigures(report, lowered);
+      if (auto text = lowered->getAttrOfType<StringAttr>("mlc.signature"))
+        signatureText = text.str();
+      if (auto bytes =
+              lowered->getAttrOfType<IntegerAttr>("mlc.workspace_bytes"))
+        workspaceBytes = bytes.getInt();
+    }
     TimingScope translateTimer = beginPhase("translate to LLVM IR");
     if (weights)
       backend::takeWeights(lowered, target::kWeightsSection, family.prefix,
@@ -346,13 +367,13 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
   return success();
 }
 
-/// model.so: the weights' object, the module in parts optimized and emitted
-/// on -j threads, and the runtime archive, linked.
-LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
-                                     backend::WeightsImage &weights,
-                                     const target::CPUTarget &cpu,
-                                     StringRef path) {
-  std::vector<std::string> objectPaths;
+/// The weights' object and the module in parts optimized and emitted on -j
+/// threads, as temporaries: their paths in `objectPaths`, weights first.
+LogicalResult Compilation::writeObjects(std::unique_ptr<llvm::Module> module,
+                                        backend::WeightsImage &weights,
+                                        const target::CPUTarget &cpu,
+                                        std::vector<std::string> &objectPaths) {
+  report["codegen_parts"] = target::partsFor(*module);
   if (failed(writeWeights(weights, cpu, objectPaths)))
     return failure();
   std::string error;
@@ -386,12 +407,76 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
                            })))
       return failure();
   objects->clear();
+  return success();
+}
+
+/// model.so: the objects and the runtime archive, linked.
+LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
+                                     backend::WeightsImage &weights,
+                                     const target::CPUTarget &cpu,
+                                     StringRef path) {
+  std::vector<std::string> objectPaths;
+  if (failed(writeObjects(std::move(module), weights, cpu, objectPaths)))
+    return failure();
+  std::string error;
   TimingScope timer = beginPhase("link model.so");
   if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,
                                        options.cc, error)))
     return fail(error);
   temporaries.clear();
   return success();
+}
+
+/// Gives every symbol the model defines, the weights' too, the archive's
+/// prefix (ModelArchive.h), so that models never clash in one program.
+void prefixArchiveSymbols(llvm::Module &module, backend::WeightsImage &weights,
+                          StringRef name) {
+  std::vector<std::string> weightSymbols;
+  for (const backend::WeightsImage::Entry &entry : weights.entries)
+    weightSymbols.push_back(entry.symbol);
+  target::prefixModelSymbols(module, name, weightSymbols);
+  for (backend::WeightsImage::Entry &entry : weights.entries)
+    entry.symbol = target::archiveSymbol(name, entry.symbol);
+}
+
+/// model.a and model.h (docs/embedding.md): the model's symbols prefixed,
+/// its C entry points added, its objects archived (the runtime stays out:
+/// the program links it once for all its models).
+LogicalResult Compilation::archiveModel(std::unique_ptr<llvm::Module> module,
+                                        backend::WeightsImage &weights,
+                                        const PipelineOptions &pipeline,
+                                        const target::CPUTarget &cpu,
+                                        StringRef path, StringRef headerPath) {
+  std::string error;
+  target::ModelSignature signature;
+  if (failed(target::parseModelSignature(signatureText, workspaceBytes,
+                                         signature, error)))
+    return fail("cannot make an archive of this model: " + error);
+  std::string name = archiveSymbolName(options);
+  prefixArchiveSymbols(*module, weights, name);
+  target::addArchiveEntryPoints(*module, name, signature, pipeline.cpuFeatures);
+  std::vector<std::string> objectPaths;
+  if (failed(writeObjects(std::move(module), weights, cpu, objectPaths)))
+    return failure();
+  TimingScope timer = beginPhase("write archive");
+  std::vector<target::ArchiveMember> members;
+  for (auto [i, objectPath] : llvm::enumerate(objectPaths))
+    members.push_back({i == 0 ? name + ".weights.o"
+                              : name + ".part" + std::to_string(i - 1) + ".o",
+                       objectPath});
+  if (failed(writeFile(path, options.output, [&](raw_fd_ostream &os) {
+        return failed(target::writeObjectArchive(members, os, error))
+                   ? fail(error)
+                   : success();
+      })))
+    return failure();
+  temporaries.clear();
+  return writeFile(headerPath, archiveHeaderPath(options),
+                   [&](raw_fd_ostream &os) {
+                     target::writeModelHeader(signature, name, options.input,
+                                              options.output, os);
+                     return success();
+                   });
 }
 
 /// Written last, so the phases and the peak memory are the whole compile's.
@@ -438,6 +523,15 @@ LogicalResult Compilation::run() {
   std::string outputTmp = output.create(error);
   if (outputTmp.empty())
     return fail(error);
+  // An archive's header is a second output of its own.
+  std::optional<AtomicOutput> headerOutput;
+  std::string headerTmp;
+  if (emit == OutputKind::Archive) {
+    headerOutput.emplace(archiveHeaderPath(options));
+    headerTmp = headerOutput->create(error);
+    if (headerTmp.empty())
+      return fail(error);
+  }
   std::optional<AtomicOutput> reportOutput;
   std::string reportTmp;
   if (!options.report.empty()) {
@@ -484,17 +578,21 @@ LogicalResult Compilation::run() {
   } else {
     llvm::LLVMContext llvmContext;
     // One file (.ll, .s, .o) keeps the weights in its IR.
-    bool shared = emit == OutputKind::SharedLibrary;
+    bool inParts =
+        emit == OutputKind::SharedLibrary || emit == OutputKind::Archive;
     backend::WeightsImage weights;
     std::unique_ptr<llvm::Module> llvmModule = lowerToLLVM(
-        *module, pipeline, *cpu, llvmContext, shared ? &weights : nullptr);
+        *module, pipeline, *cpu, llvmContext, inParts ? &weights : nullptr);
     if (!llvmModule)
       return failure();
-    if (!shared) {
+    if (!inParts) {
       if (failed(emitOneFile(*llvmModule, *cpu, outputTmp)))
         return failure();
+    } else if (emit == OutputKind::Archive) {
+      if (failed(archiveModel(std::move(llvmModule), weights, pipeline, *cpu,
+                              outputTmp, headerTmp)))
+        return failure();
     } else {
-      report["codegen_parts"] = target::partsFor(*llvmModule);
       if (failed(linkModel(std::move(llvmModule), weights, *cpu, outputTmp)))
         return failure();
     }
@@ -506,7 +604,15 @@ LogicalResult Compilation::run() {
   // The weights file first: a model.so never appears without it.
   if (weightsOutput && failed(weightsOutput->commit(error)))
     return fail(error);
-  return failed(output.commit(error)) ? fail(error) : success();
+  // Likewise the header; it goes again if the archive cannot follow.
+  if (headerOutput && failed(headerOutput->commit(error)))
+    return fail(error);
+  if (failed(output.commit(error))) {
+    if (headerOutput)
+      sys::fs::remove(archiveHeaderPath(options));
+    return fail(error);
+  }
+  return success();
 }
 
 } // namespace

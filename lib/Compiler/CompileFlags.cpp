@@ -113,9 +113,14 @@ const CompileFlag kFlags[] = {
     {"emit", FlagKind::Value, "kind",
      "What to write: mlir (the optimized graph), dot (a Graphviz picture of "
      "the graph with its fusion groups as clusters), llvm (LLVM IR), asm, "
-     "obj, so (a shared library with the runtime); default: from the "
-     "output's suffix",
+     "obj, so (a shared library with the runtime), archive (a static "
+     "archive .a and a C header .h to link into a program: "
+     "docs/embedding.md); default: from the output's suffix",
      setEmit},
+    {"name", FlagKind::Value, "IDENT",
+     "--emit=archive: the prefix of the archive's symbols and header names, "
+     "a C identifier (default: the output's stem)",
+     setString<&CompileOptions::archiveName>},
     {"input-shape", FlagKind::List, "NAME=DIMS",
      "ONNX: static shape for a graph input with dynamic dimensions, e.g. "
      "--input-shape data=1x3x224x224 (repeatable)",

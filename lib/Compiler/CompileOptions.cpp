@@ -32,8 +32,9 @@ std::optional<Target> parseTarget(StringRef name) {
 
 namespace {
 constexpr OutputKind kOutputKinds[] = {
-    OutputKind::MLIR, OutputKind::Dot,    OutputKind::LLVM,
-    OutputKind::Asm,  OutputKind::Object, OutputKind::SharedLibrary};
+    OutputKind::MLIR,   OutputKind::Dot,    OutputKind::LLVM,
+    OutputKind::Asm,    OutputKind::Object, OutputKind::SharedLibrary,
+    OutputKind::Archive};
 } // namespace
 
 StringRef stringifyOutputKind(OutputKind kind) {
@@ -50,6 +51,8 @@ StringRef stringifyOutputKind(OutputKind kind) {
     return "obj";
   case OutputKind::SharedLibrary:
     return "so";
+  case OutputKind::Archive:
+    return "archive";
   }
   llvm_unreachable("unknown output kind");
 }
@@ -83,17 +86,65 @@ OutputKind outputKindFromSuffix(StringRef path) {
     return OutputKind::Asm;
   if (ext == ".o")
     return OutputKind::Object;
+  if (ext == ".a")
+    return OutputKind::Archive;
   return OutputKind::SharedLibrary;
 }
 
 bool isTextOutput(OutputKind kind) {
-  return kind != OutputKind::Object && kind != OutputKind::SharedLibrary;
+  return kind != OutputKind::Object && kind != OutputKind::SharedLibrary &&
+         kind != OutputKind::Archive;
 }
 
 std::string externalWeightsPath(const CompileOptions &o) {
   SmallString<256> path(o.output);
   sys::path::replace_extension(path, "weights");
   return std::string(path);
+}
+
+bool isCIdentifier(StringRef name) {
+  return !name.empty() && !isDigit(name.front()) &&
+         llvm::all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+std::string archiveSymbolName(const CompileOptions &o) {
+  if (!o.archiveName.empty())
+    return o.archiveName;
+  std::string name = sys::path::stem(o.output).str();
+  for (char &c : name)
+    if (!isAlnum(c) && c != '_')
+      c = '_';
+  if (name.empty())
+    return "model";
+  return isDigit(name.front()) ? "model_" + name : name;
+}
+
+std::string archiveHeaderPath(const CompileOptions &o) {
+  SmallString<256> path(o.output);
+  sys::path::replace_extension(path, "h");
+  return std::string(path);
+}
+
+/// The combinations an archive does not support, or "".
+static std::string checkArchiveOptions(const CompileOptions &o) {
+  if (!o.archiveName.empty() && !isCIdentifier(o.archiveName))
+    return "--name='" + o.archiveName +
+           "' is not a C identifier (letters, digits and '_', not starting "
+           "with a digit)";
+  // Each needs the runtime's model object (mlc_model_open): a model.so.
+  if (o.train)
+    return "--emit=archive does not support --train (a trainable model's "
+           "variables live in the runtime's model object): compile a model.so";
+  if (o.target != Target::CPU)
+    return "--emit=archive supports --target=cpu only (not " +
+           stringifyTarget(o.target).str() + "): compile a model.so";
+  if (o.externalWeights)
+    return "--weights=external is not supported with --emit=archive (the "
+           "weights are in the archive)";
+  if (archiveHeaderPath(o) == o.output)
+    return "--emit=archive: the output '" + o.output +
+           "' would be its own header; give it the suffix .a";
+  return "";
 }
 
 std::string checkCompileOptions(const CompileOptions &o) {
@@ -112,6 +163,7 @@ std::string checkCompileOptions(const CompileOptions &o) {
     return (Twine("-o - writes text to standard output: choose ") +
             "--emit=mlir, dot, llvm or asm (" +
             (emit == OutputKind::SharedLibrary ? "a shared library"
+             : emit == OutputKind::Archive     ? "an archive"
                                                : "an object file") +
             " needs a file name)")
         .str();
@@ -153,14 +205,22 @@ std::string checkCompileOptions(const CompileOptions &o) {
     return "--input-shape and --bind apply to .onnx inputs only";
   if (o.train && ext == ".mlir")
     return "--train needs a model.json with a 'training' section";
+  if (emit == OutputKind::Archive) {
+    if (std::string problem = checkArchiveOptions(o); !problem.empty())
+      return problem;
+  } else if (!o.archiveName.empty()) {
+    return "--name applies to --emit=archive only";
+  }
   if (o.externalWeights && emit != OutputKind::SharedLibrary)
     return "--weights=external needs a shared library output (the weights "
            "file is for the runtime to map)";
   if (o.externalWeights && externalWeightsPath(o) == o.output)
     return "--weights=external: the output '" + o.output +
            "' would be its own weights file; give it another suffix";
-  if (emit != OutputKind::SharedLibrary && !o.cacheDir.empty())
-    return "--cache-dir applies to shared libraries (model.so) only";
+  if (emit != OutputKind::SharedLibrary && emit != OutputKind::Archive &&
+      !o.cacheDir.empty())
+    return "--cache-dir applies to shared libraries (model.so) and archives "
+           "only";
   if (emit == OutputKind::SharedLibrary && o.runtimeLib.empty())
     return "no runtime archive to link the shared library with";
   return "";

@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuFeatures.h"
+#include "Error.h"
+
+#include "mlc/model_abi.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -93,4 +96,15 @@ mlc_status mlc::rt::checkCpuFeatures(const char *features,
     p = *end ? end + 1 : end;
   }
   return MLC_OK;
+}
+
+// Exported: a model archive's entry points call it (model_abi.h).
+extern "C" __attribute__((weak, visibility("default"))) int32_t
+mlc_abi_check_cpu_features(const char *features) {
+  char err[256];
+  mlc_status status =
+      checkCpuFeatures(features, hostCpuFeatureMask(), err, sizeof(err));
+  if (status != MLC_OK)
+    setError(status, "the model cannot run on this CPU: it %s", err);
+  return status;
 }

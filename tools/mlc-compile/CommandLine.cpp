@@ -89,7 +89,8 @@ std::string parseCommandLine(int argc, char **argv, CommandLine &result) {
   for (const std::string &arg : unknown)
     rest.push_back(arg.c_str());
   std::string overview =
-      "mlc-compile: compile a model to a shared library (or MLIR, LLVM IR, "
+      "mlc-compile: compile a model to a shared library (or a static archive "
+      "and C header, MLIR, LLVM IR, "
       "assembly, object)\n\nmlc-compile options:\n" +
       compileFlagsHelp();
   cl::ParseCommandLineOptions(rest.size(), rest.data(), overview);

@@ -43,15 +43,16 @@ enum class OutputKind {
   Asm,           ///< assembly
   Object,        ///< one object file
   SharedLibrary, ///< model.so with the runtime linked in
+  Archive,       ///< model.a and model.h for static linking (docs/embedding.md)
 };
 
-/// --emit's names: "mlir", "dot", "llvm", "asm", "obj", "so".
+/// --emit's names: "mlir", "dot", "llvm", "asm", "obj", "so", "archive".
 llvm::StringRef stringifyOutputKind(OutputKind kind);
 std::optional<OutputKind> parseOutputKind(llvm::StringRef name);
-/// Every name, for messages: "mlir, dot, llvm, asm, obj or so".
+/// Every name, for messages: "mlir, dot, llvm, asm, obj, so or archive".
 std::string outputKindNames();
 
-/// The kind a file name's suffix implies: .mlir, .dot/.gv, .ll, .s, .o;
+/// The kind a file name's suffix implies: .mlir, .dot/.gv, .ll, .s, .o, .a;
 /// anything else is a shared library.
 OutputKind outputKindFromSuffix(llvm::StringRef path);
 /// Text kinds can go to standard output ("-").
@@ -61,6 +62,15 @@ struct CompileOptions;
 /// Where --weights=external puts the weights: the output with its suffix
 /// replaced by .weights (model.so -> model.weights).
 std::string externalWeightsPath(const CompileOptions &options);
+/// An archive's symbol prefix: `archiveName`, else the output's stem made a
+/// C identifier (non-identifier characters become '_'; "model_" goes before
+/// a leading digit; "model" for an empty stem).
+std::string archiveSymbolName(const CompileOptions &options);
+/// The header written with an archive: the output with its suffix replaced
+/// by .h (model.a -> model.h).
+std::string archiveHeaderPath(const CompileOptions &options);
+/// Letters, digits and '_', not starting with a digit.
+bool isCIdentifier(llvm::StringRef name);
 
 struct CompileOptions {
   /// model.json, model.onnx or graph-dialect .mlir (by suffix).
@@ -141,15 +151,19 @@ struct CompileOptions {
   /// Threads optimizing and emitting the parts; 0: the CPUs this process
   /// may use. The output is the same for every value.
   unsigned jobs = 0;
-  /// Shared library: a directory of compiled parts (created if missing)
-  /// that later compiles reuse when a part's LLVM IR and the target are
-  /// unchanged (Target/ObjectCache.h); empty: no cache. The output is the
+  /// Shared library or archive: a directory of compiled parts (created if
+  /// missing) that later compiles reuse when a part's LLVM IR and the target
+  /// are unchanged (Target/ObjectCache.h); empty: no cache. The output is the
   /// same with or without it.
   std::string cacheDir;
   /// Shared library: the runtime archive to link (required) and the C
   /// compiler driver that links (default cc).
   std::string runtimeLib;
   std::string cc;
+
+  /// Archive: the prefix of every symbol the model defines and of its
+  /// header's names (a C identifier); empty: archiveSymbolName's default.
+  std::string archiveName;
 };
 
 } // namespace mlc

@@ -112,6 +112,15 @@ typedef int32_t (*mlc_abi_cuda_run_fn)(mlc_model_entry_fn entry, void **buffers,
 typedef void (*mlc_abi_set_num_threads_fn)(int32_t n);
 #define MLC_SYM_SET_NUM_THREADS "mlc_abi_set_num_threads"
 
+/* Defined by the runtime (weak, so a test may replace it): MLC_OK (0) when
+ * this CPU has every feature in `features`, a comma-separated list as
+ * mlc_model_cpu_features returns; else MLC_ERR_UNSUPPORTED, with the calling
+ * thread's mlc_last_error() naming the missing feature. The entry points of
+ * a model archive (mlc-compile --emit=archive, docs/embedding.md) call it
+ * before they run the model's code. */
+typedef int32_t (*mlc_abi_check_cpu_features_fn)(const char *features);
+#define MLC_SYM_CHECK_CPU_FEATURES "mlc_abi_check_cpu_features"
+
 /* Optional (models built before profiling existed lack it): the kernel table
  * of the entry, one line per kernel k = 0, 1, ...:
  *   "<flops> <ops> <name>\n"

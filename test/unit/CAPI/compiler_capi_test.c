@@ -163,7 +163,7 @@ static void checkErrors(const char *broken, const char *out) {
   const char *emit[] = {"--emit", "pdf"};
   CHECK(mlc_compiler_set_flags(c, 2, emit) == MLC_COMPILER_ERR_FLAGS, "emit");
   CHECK(strstr(mlc_compiler_diagnostics_text(c),
-               "--emit expects mlir, dot, llvm, asm, obj or so, got 'pdf'"),
+               "--emit expects mlir, dot, llvm, asm, obj, so or archive, got 'pdf'"),
         "got '%s'", mlc_compiler_diagnostics_text(c));
   const char *missing[] = {"--cpu"};
   CHECK(mlc_compiler_set_flags(c, 1, missing) == MLC_COMPILER_ERR_FLAGS,

@@ -68,7 +68,7 @@ TEST_CASE("compile flags: errors name the flag", "[flags]") {
   CHECK(parse({"-jx"}, o) == "unknown flag '-jx'");
   CHECK(parse({"-j=x"}, o) == "-j expects a number, got 'x'");
   CHECK(parse({"--emit=pdf"}, o) ==
-        "--emit expects mlir, dot, llvm, asm, obj or so, got 'pdf'");
+        "--emit expects mlir, dot, llvm, asm, obj, so or archive, got 'pdf'");
   CHECK(parse({"--train=maybe"}, o) ==
         "--train expects true or false, got 'maybe'");
   CHECK(parse({"--input-shape=x"}, o) ==

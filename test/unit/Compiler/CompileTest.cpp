@@ -107,7 +107,55 @@ TEST_CASE("checkCompileOptions names the first bad option", "[compiler]") {
   CHECK(checkCompileOptions(bad).empty());
   bad.output = "m.o";
   CHECK(checkCompileOptions(bad) ==
-        "--cache-dir applies to shared libraries (model.so) only");
+        "--cache-dir applies to shared libraries (model.so) and archives only");
+}
+
+TEST_CASE("checkCompileOptions: archives", "[compiler]") {
+  CompileOptions o;
+  o.input = "m.json";
+  o.output = "lib/my-model.v2.a";
+  CHECK(outputKindFromSuffix(o.output) == OutputKind::Archive);
+  CHECK(checkCompileOptions(o).empty());
+  CHECK(archiveSymbolName(o) == "my_model_v2");
+  CHECK(archiveHeaderPath(o) == "lib/my-model.v2.h");
+  o.output = "2net.a";
+  CHECK(archiveSymbolName(o) == "model_2net");
+  o.archiveName = "net";
+  CHECK(archiveSymbolName(o) == "net");
+  CHECK(isCIdentifier("_a1"));
+  CHECK(!isCIdentifier("1a"));
+  CHECK(!isCIdentifier("a-b"));
+  CHECK(!isCIdentifier(""));
+  CompileOptions bad = o;
+  bad.archiveName = "le-net";
+  CHECK(checkCompileOptions(bad).find("is not a C identifier") !=
+        std::string::npos);
+  bad = o;
+  bad.train = true;
+  CHECK(checkCompileOptions(bad).find("does not support --train") !=
+        std::string::npos);
+  bad = o;
+  bad.target = Target::CUDA;
+  CHECK(checkCompileOptions(bad).find("supports --target=cpu only") !=
+        std::string::npos);
+  bad = o;
+  bad.externalWeights = true;
+  CHECK(checkCompileOptions(bad).find("not supported with --emit=archive") !=
+        std::string::npos);
+  bad = o;
+  bad.output = "m.h";
+  bad.emit = OutputKind::Archive;
+  CHECK(checkCompileOptions(bad).find("would be its own header") !=
+        std::string::npos);
+  bad = o;
+  bad.output = "m.so";
+  bad.runtimeLib = "libmlc_runtime.a";
+  CHECK(checkCompileOptions(bad) == "--name applies to --emit=archive only");
+  bad = o;
+  bad.output = "-";
+  bad.emit = OutputKind::Archive;
+  CHECK(checkCompileOptions(bad).find("an archive needs a file name") !=
+        std::string::npos);
 }
 
 TEST_CASE("checkCompileOptions: post-training quantization", "[compiler]") {
