@@ -1,5 +1,4 @@
-//===- ModelArchive.h - a model as a static archive and a header -*- C++
-//-*-===//
+//===- ModelArchive.h - a model as a static archive and a header *- C++ -*-===//
 //
 // mlc-compile --emit=archive (docs/embedding.md): the model's objects in an
 // ar archive, every symbol they define prefixed with the model's name so

@@ -203,6 +203,14 @@ _PROFILE_SIGNATURES = {
 _VARIABLE_KINDS = {1: "param", 2: "buffer", 3: "state"}
 
 
+def _declare(lib, signatures):
+    """Sets restype and argtypes of lib's functions: {name: (res, args)}."""
+    for name, (restype, argtypes) in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
 def _open_library(path):
     """Loads model.so with ctypes and declares the runtime's functions."""
     if not os.path.isfile(path):
@@ -229,10 +237,7 @@ def _open_library(path):
                                 (lib.mlc_has_device, _DEVICE_SIGNATURES),
                                 (lib.mlc_has_profile, _PROFILE_SIGNATURES)):
         if present:
-            for name, (restype, argtypes) in signatures.items():
-                fn = getattr(lib, name)
-                fn.restype = restype
-                fn.argtypes = argtypes
+            _declare(lib, signatures)
     version = lib.mlc_runtime_api_version()
     if version != _API_VERSION:
         raise Error(f"'{path}' contains runtime API version {version}, but "

@@ -25,7 +25,7 @@ import os
 import shutil
 import tempfile
 
-from . import Error, Model
+from . import Error, Model, _declare
 
 __all__ = ["CompileError", "Diagnostic", "compile", "compile_flags_help",
            "compiler_version", "from_torch"]
@@ -127,10 +127,7 @@ def _load_library():
         raise Error("cannot load the mlc compiler library ("
                     + "; ".join(errors) + "); set MLC_COMPILER_LIBRARY to "
                     "libmlc_compiler.so's path")
-    for name, (restype, argtypes) in _SIGNATURES.items():
-        fn = getattr(lib, name)
-        fn.restype = restype
-        fn.argtypes = argtypes
+    _declare(lib, _SIGNATURES)
     version = lib.mlc_compiler_api_version()
     if version != _COMPILER_API_VERSION:
         raise Error(f"libmlc_compiler has C API version {version}, this "
@@ -193,6 +190,26 @@ def _flags_from_options(options):
     return flags
 
 
+# Suffixes mlc-compile writes something other than a model.so for.
+_OTHER_OUTPUTS = (".mlir", ".dot", ".gv", ".ll", ".s", ".o", ".a")
+
+
+def _check_shared_library_output(output, flags, options):
+    """compile() returns a loaded model: it must write a model.so."""
+    emits = [f.split("=", 1)[1] for f in flags if f.startswith("--emit=")]
+    if options.get("emit") is not None:
+        emits.append(str(options["emit"]))
+    other = [e for e in emits if e != "so"]
+    if output is not None and not emits and \
+            os.fspath(output).endswith(_OTHER_OUTPUTS):
+        other.append(os.path.splitext(os.fspath(output))[1])
+    if other:
+        raise ValueError(
+            f"mlc.compile returns a loaded model, so it writes a model.so, "
+            f"not {other[0]!r}; for other outputs use the mlc-compile tool or "
+            f"the C API (mlc_compiler_compile)")
+
+
 def _set_flags(lib, handle, flags):
     argv = (ctypes.c_char_p * max(len(flags), 1))(
         *[os.fsencode(f) for f in flags])
@@ -246,6 +263,7 @@ def compile(model, output=None, *, flags=(), source_name="model",
     """
     lib = _load_library()
     raw_flags = [os.fspath(f) for f in flags]
+    _check_shared_library_output(output, raw_flags, options)
     workdir = tempfile.mkdtemp(prefix="mlc-compile-")
     handle = lib.mlc_compiler_create()
     if not handle:

@@ -35,6 +35,17 @@ assert mlc.compiler_version() == "0.1.0"
 assert "--input-shape=<NAME=DIMS>" in mlc.compile_flags_help()
 print("ok model.json path, options, progress")
 
+# train=True: a trainable model; one step on a zero batch gives a finite
+# loss and changes the parameters.
+t = mlc.compile(os.path.join(models, "digits_mlp", "model.json"), train=True)
+assert t.trainable
+name = t.variables[0][0]
+before = t.get_variable(name)
+batch = [np.ones(shape, dtype) for _, dtype, shape in t.train_inputs]
+assert np.isfinite(t.train_step(*batch))
+assert not np.array_equal(before, t.get_variable(name))
+print("ok train=True")
+
 # output= keeps the model.so; the loaded model does not need it.
 kept = os.path.join(scratch, "mlp.so")
 m2 = mlc.compile(mlp_json, kept)
@@ -83,8 +94,14 @@ print("ok CompileError names the node:", message.split(": ", 1)[1])
 # Misuse: clear Python errors.
 expect_raises(TypeError, "option bogus=1: unknown flag '--bogus=1'",
               mlc.compile, mlp_json, bogus=1)
-expect_raises(ValueError, "option emit='pdf': --emit expects", mlc.compile,
+expect_raises(ValueError, "writes a model.so, not 'pdf'", mlc.compile,
               mlp_json, emit="pdf")
+expect_raises(ValueError, "option target='tpu': --target expects",
+              mlc.compile, mlp_json, target="tpu")
+expect_raises(ValueError, "not 'archive'", mlc.compile, mlp_json,
+              flags=["--emit=archive"])
+expect_raises(ValueError, "not '.a'", mlc.compile, mlp_json,
+              os.path.join(scratch, "m.a"))
 expect_raises(mlc.CompileError, "-O7 is not a valid level", mlc.compile,
               mlp_json, opt_level=7)
 expect_raises(mlc.CompileError, "unknown flag '--nope'", mlc.compile,
