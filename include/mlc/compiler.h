@@ -111,7 +111,7 @@ MLC_COMPILER_EXPORT mlc_compiler_status mlc_compiler_compile(
 /* Compiles `input` (NULL: the flags') into memory: what --emit says (default
  * a model.so). On success *data and *size hold the bytes, owned by the
  * compiler object until its next compile or its destruction. Not for
- * --weights=external (two files). */
+ * --weights=external or --emit=archive (two files each). */
 MLC_COMPILER_EXPORT mlc_compiler_status mlc_compiler_compile_to_memory(
     mlc_compiler *compiler, const char *input, const void **data, size_t *size);
 

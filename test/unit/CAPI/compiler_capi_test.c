@@ -179,6 +179,17 @@ static void checkErrors(const char *broken, const char *out) {
   CHECK(strcmp(mlc_compiler_diagnostics_text(c),
                "mlc: error: -O7 is not a valid level (0-3)\n") == 0,
         "got '%s'", mlc_compiler_diagnostics_text(c));
+  /* Outputs of two files cannot go to memory. */
+  const char *archive[] = {"-O2", "--emit=archive"};
+  const void *bytes = NULL;
+  size_t size = 0;
+  CHECK(mlc_compiler_set_flags(c, 2, archive) == MLC_COMPILER_OK, "archive");
+  CHECK(mlc_compiler_compile_to_memory(c, broken, &bytes, &size) ==
+                MLC_COMPILER_ERR_FLAGS &&
+            strstr(mlc_compiler_diagnostics_text(c),
+                   "--emit=archive writes two files") &&
+            !bytes && size == 0,
+        "archive to memory: '%s'", mlc_compiler_diagnostics_text(c));
   CHECK(mlc_compiler_reset_flags(c) == MLC_COMPILER_OK &&
             mlc_compiler_num_diagnostics(c) == 0,
         "reset");
