@@ -74,8 +74,10 @@ void writeELF(raw_ostream &os, uint16_t machine, std::vector<Section> &sections,
 
   // Layout: header, each section's bytes, the tables, the section headers.
   uint64_t at = sizeof(ELF::Elf64_Ehdr);
+  // A NOBITS section has no bytes to align in the file.
   for (Section &s : sections) {
-    at = alignTo(at, s.align);
+    if (s.type != ELF::SHT_NOBITS)
+      at = alignTo(at, s.align);
     s.fileOffset = at;
     if (s.type != ELF::SHT_NOBITS)
       at += s.size;
@@ -201,14 +203,19 @@ LogicalResult writeWeightsObject(const WeightsImage &image, StringRef triple,
   std::vector<Section> sections;
   std::vector<Symbol> symbols;
   bool external = placement == WeightsPlacement::External;
-  if (external) {
+  if (placement != WeightsPlacement::Embedded) {
     // Writable so that the loader maps it as zero pages the runtime can
     // replace; its own pages, so the mapping touches nothing else.
-    sections.push_back({".mlc_weights", ELF::SHT_NOBITS,
-                        ELF::SHF_ALLOC | ELF::SHF_WRITE, MLC_WEIGHTS_ALIGN,
+    sections.push_back({external ? ".mlc_weights" : ".mlc_weights_region",
+                        ELF::SHT_NOBITS, ELF::SHF_ALLOC | ELF::SHF_WRITE,
+                        MLC_WEIGHTS_ALIGN,
                         alignTo(image.size, MLC_WEIGHTS_ALIGN), nullptr});
+    // The runtime looks the external region up; the in-file one is only
+    // for the model's own constructor.
     symbols.push_back({MLC_SYM_WEIGHTS_REGION, 1, 0, sections[0].size,
-                       /*hidden=*/false});
+                       /*hidden=*/!external});
+  }
+  if (external) {
     mlc_external_weights info = {};
     info.header = fileHeader(image);
     if (weightsFile.size() >= sizeof(info.file)) {
@@ -225,6 +232,16 @@ LogicalResult writeWeightsObject(const WeightsImage &image, StringRef triple,
          }});
     symbols.push_back(
         {MLC_SYM_EXTERNAL_WEIGHTS, 2, 0, sizeof(info), /*hidden=*/false});
+  } else if (placement == WeightsPlacement::InFile) {
+    // The header the section appended to the linked file must carry.
+    mlc_weights_header header = fileHeader(image);
+    sections.push_back(
+        {".rodata.mlc_weights_info", ELF::SHT_PROGBITS, ELF::SHF_ALLOC, 8,
+         sizeof(header), [header](raw_ostream &out) {
+           out.write(reinterpret_cast<const char *>(&header), sizeof(header));
+         }});
+    symbols.push_back(
+        {MLC_SYM_WEIGHTS_IN_FILE, 2, 0, sizeof(header), /*hidden=*/true});
   } else {
     sections.push_back(
         {".rodata.mlc_weights", ELF::SHT_PROGBITS, ELF::SHF_ALLOC,

@@ -192,10 +192,12 @@ mlc_compiler_status mlc_compiler_compile_to_memory(mlc_compiler *c,
   mlc::CompileOptions options = c->options;
   if (input)
     options.input = input;
-  if (options.externalWeights || options.emit == mlc::OutputKind::Archive)
+  if (options.weights == mlc::WeightsStorage::External ||
+      options.emit == mlc::OutputKind::Archive)
     return failWith(c, MLC_COMPILER_ERR_FLAGS,
-                    std::string(options.externalWeights ? "--weights=external"
-                                                        : "--emit=archive") +
+                    std::string(options.weights == mlc::WeightsStorage::External
+                                    ? "--weights=external"
+                                    : "--emit=archive") +
                         " writes two files: compile to a file instead of to "
                         "memory");
   // Through a private directory: the back end and the linker write files.

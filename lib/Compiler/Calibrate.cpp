@@ -107,7 +107,7 @@ LogicalResult Calibrator::compileModel(ModuleOp module, TempFile &so) {
   c.calibration.clear();
   c.quantScales.clear();
   c.quantizeWeightBits = 8;
-  c.externalWeights = false;
+  c.weights = WeightsStorage::Embedded;
   c.cacheDir.clear();
   c.integerKernels = false;
   // Calibration runs here, on this CPU, whatever the model's target.

@@ -134,10 +134,12 @@ private:
   LogicalResult emitOneFile(llvm::Module &module, const target::CPUTarget &cpu,
                             StringRef path);
   LogicalResult writeWeights(backend::WeightsImage &weights,
+                             backend::WeightsPlacement placement,
                              const target::CPUTarget &cpu,
                              std::vector<std::string> &objectPaths);
   LogicalResult writeObjects(std::unique_ptr<llvm::Module> module,
                              backend::WeightsImage &weights,
+                             backend::WeightsPlacement placement,
                              const target::CPUTarget &cpu,
                              std::vector<std::string> &objectPaths);
   LogicalResult linkModel(std::unique_ptr<llvm::Module> module,
@@ -333,14 +335,16 @@ LogicalResult Compilation::emitOneFile(llvm::Module &module,
 }
 
 /// The weights' object (and with --weights=external, the weights file),
-/// written straight from the blobs; then the blobs are freed.
+/// written straight from the blobs; then the blobs are freed, unless the
+/// weights go into the linked file (linkModel appends them).
 LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
+                                        backend::WeightsPlacement placement,
                                         const target::CPUTarget &cpu,
                                         std::vector<std::string> &objectPaths) {
   TimingScope timer = beginPhase("write weights");
   std::string error;
   std::string weightsFile;
-  if (options.externalWeights) {
+  if (placement == backend::WeightsPlacement::External) {
     std::string path = externalWeightsPath(options);
     weightsFile = sys::path::filename(path).str();
     weightsOutput.emplace(path);
@@ -350,9 +354,6 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
         })))
       return failure();
   }
-  backend::WeightsPlacement placement =
-      options.externalWeights ? backend::WeightsPlacement::External
-                              : backend::WeightsPlacement::Embedded;
   if (failed(writeObject(
           options.output + ".weights.o", objectPaths, [&](raw_fd_ostream &os) {
             return failed(backend::writeWeightsObject(
@@ -363,7 +364,8 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
     return failure();
   report["weights_image_bytes"] = int64_t(weights.size);
   // Nothing reads the model's constants any more.
-  weights.releaseBlobs();
+  if (placement != backend::WeightsPlacement::InFile)
+    weights.releaseBlobs();
   return success();
 }
 
@@ -371,10 +373,11 @@ LogicalResult Compilation::writeWeights(backend::WeightsImage &weights,
 /// threads, as temporaries: their paths in `objectPaths`, weights first.
 LogicalResult Compilation::writeObjects(std::unique_ptr<llvm::Module> module,
                                         backend::WeightsImage &weights,
+                                        backend::WeightsPlacement placement,
                                         const target::CPUTarget &cpu,
                                         std::vector<std::string> &objectPaths) {
   report["codegen_parts"] = target::partsFor(*module);
-  if (failed(writeWeights(weights, cpu, objectPaths)))
+  if (failed(writeWeights(weights, placement, cpu, objectPaths)))
     return failure();
   std::string error;
   FailureOr<SmallVector<SmallString<0>>> objects;
@@ -415,15 +418,33 @@ LogicalResult Compilation::linkModel(std::unique_ptr<llvm::Module> module,
                                      backend::WeightsImage &weights,
                                      const target::CPUTarget &cpu,
                                      StringRef path) {
+  // The weights go into the linked file, never through the linker, unless
+  // asked otherwise; a model without any needs no section.
+  backend::WeightsPlacement placement =
+      options.weights == WeightsStorage::External
+          ? backend::WeightsPlacement::External
+      : options.weights == WeightsStorage::Linked || weights.size == 0
+          ? backend::WeightsPlacement::Embedded
+          : backend::WeightsPlacement::InFile;
+  if (placement == backend::WeightsPlacement::InFile)
+    backend::addWeightsInFileConstructor(*module);
   std::vector<std::string> objectPaths;
-  if (failed(writeObjects(std::move(module), weights, cpu, objectPaths)))
+  if (failed(writeObjects(std::move(module), weights, placement, cpu,
+                          objectPaths)))
     return failure();
   std::string error;
   TimingScope timer = beginPhase("link model.so");
   if (failed(target::linkSharedLibrary(objectPaths, options.runtimeLib, path,
                                        options.cc, error)))
     return fail(error);
+  timer.stop();
   temporaries.clear();
+  if (placement == backend::WeightsPlacement::InFile) {
+    TimingScope appendTimer = beginPhase("append weights");
+    if (failed(backend::appendWeightsSection(weights, path, error)))
+      return fail(error);
+    weights.releaseBlobs();
+  }
   return success();
 }
 
@@ -456,7 +477,9 @@ LogicalResult Compilation::archiveModel(std::unique_ptr<llvm::Module> module,
   prefixArchiveSymbols(*module, weights, name);
   target::addArchiveEntryPoints(*module, name, signature, pipeline.cpuFeatures);
   std::vector<std::string> objectPaths;
-  if (failed(writeObjects(std::move(module), weights, cpu, objectPaths)))
+  if (failed(writeObjects(std::move(module), weights,
+                          backend::WeightsPlacement::Embedded, cpu,
+                          objectPaths)))
     return failure();
   TimingScope timer = beginPhase("write archive");
   std::vector<target::ArchiveMember> members;

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -94,9 +95,14 @@ std::string setTarget(CompileOptions &o, StringRef v) {
 }
 
 std::string setWeights(CompileOptions &o, StringRef v) {
-  if (v != "embedded" && v != "external")
-    return expected("weights", "embedded or external", v);
-  o.externalWeights = v == "external";
+  auto storage = llvm::StringSwitch<std::optional<WeightsStorage>>(v)
+                     .Case("embedded", WeightsStorage::Embedded)
+                     .Case("linked", WeightsStorage::Linked)
+                     .Case("external", WeightsStorage::External)
+                     .Default(std::nullopt);
+  if (!storage)
+    return expected("weights", "embedded, linked or external", v);
+  o.weights = *storage;
   return "";
 }
 
@@ -193,9 +199,12 @@ const CompileFlag kFlags[] = {
      "MLC_VERIFY_EACH=1, as the test suite does)",
      setBool<&CompileOptions::verifyEachPass>},
     {"weights", FlagKind::Value, "where",
-     "Where a model.so's weights go: embedded (default, in its read-only "
-     "data) or external (in <output without suffix>.weights next to it, "
-     "mapped read-only by the runtime at open; keep the two files together)",
+     "Where a model.so's weights go: embedded (default, in a section of its "
+     "file that the linker never copies, mapped as it loads; GNU strip keeps "
+     "it, llvm-strip needs --keep-section=.mlc_weights), linked (in its "
+     "read-only data through the linker: slower to link large models) or "
+     "external (in <output without suffix>.weights next to it, mapped "
+     "read-only by the runtime at open; keep the two files together)",
      setWeights},
     {"j", FlagKind::Prefix, "N",
      "Threads optimizing and emitting the model's parts (default: the CPUs "

@@ -138,7 +138,7 @@ static std::string checkArchiveOptions(const CompileOptions &o) {
   if (o.target != Target::CPU)
     return "--emit=archive supports --target=cpu only (not " +
            stringifyTarget(o.target).str() + "): compile a model.so";
-  if (o.externalWeights)
+  if (o.weights == WeightsStorage::External)
     return "--weights=external is not supported with --emit=archive (the "
            "weights are in the archive)";
   if (archiveHeaderPath(o) == o.output)
@@ -211,10 +211,12 @@ std::string checkCompileOptions(const CompileOptions &o) {
   } else if (!o.archiveName.empty()) {
     return "--name applies to --emit=archive only";
   }
-  if (o.externalWeights && emit != OutputKind::SharedLibrary)
+  if (o.weights == WeightsStorage::External &&
+      emit != OutputKind::SharedLibrary)
     return "--weights=external needs a shared library output (the weights "
            "file is for the runtime to map)";
-  if (o.externalWeights && externalWeightsPath(o) == o.output)
+  if (o.weights == WeightsStorage::External &&
+      externalWeightsPath(o) == o.output)
     return "--weights=external: the output '" + o.output +
            "' would be its own weights file; give it another suffix";
   if (emit != OutputKind::SharedLibrary && emit != OutputKind::Archive &&

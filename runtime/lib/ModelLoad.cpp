@@ -14,6 +14,7 @@
 #include "Profile.h"
 #include "Signature.h"
 #include "TrainingState.h"
+#include "WeightsInFile.h"
 #include "Workspace.h"
 #include "mlc/model_abi.h"
 #include "mlc/runtime.h"
@@ -156,6 +157,13 @@ mlc_model *mlc_model_open(const char *path) {
              "supports version %u; recompile the model with a matching "
              "mlc-compile",
              path, version, unsigned(MLC_MODEL_ABI_VERSION));
+    destroyModel(model);
+    return nullptr;
+  }
+
+  // Weights in the model.so's own file were mapped by its constructor
+  // while it loaded; nothing may touch them if that failed.
+  if (checkWeightsInFile(model) != MLC_OK) {
     destroyModel(model);
     return nullptr;
   }

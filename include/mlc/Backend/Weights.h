@@ -3,9 +3,11 @@
 // A model.so's weights never pass through LLVM IR: after lowering, the
 // packed weight globals (mlc-pack-weight-globals) lose their initializers
 // and become references to symbols that an object file written here from
-// the MLIR resource blobs defines, byte for byte, without a copy. The same
-// object can instead leave the bytes to a weights file next to the model.so
-// (--weights=external) that the runtime maps at open (mlc/model_abi.h).
+// the MLIR resource blobs defines, byte for byte, without a copy. By default
+// the object leaves the bytes to a section appended to the linked model.so,
+// which the model maps as it loads; it can instead leave them to a weights
+// file next to the model.so (--weights=external) that the runtime maps at
+// open, or hold them itself (--weights=linked, archives) (mlc/model_abi.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #define MLC_BACKEND_WEIGHTS_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -64,6 +67,11 @@ enum class WeightsPlacement {
   /// In a weights file: the object holds a zero-filled region for the
   /// runtime to map the file onto, and the file's description.
   External,
+  /// In a section appended to the linked model.so (appendWeightsSection):
+  /// the object holds the region and the header the section must carry;
+  /// the model's constructor maps the section onto the region
+  /// (addWeightsInFileConstructor).
+  InFile,
 };
 
 /// Writes a relocatable ELF object defining every entry's symbol (for
@@ -78,6 +86,19 @@ writeWeightsObject(const WeightsImage &image, llvm::StringRef triple,
 /// Writes the weights file of external placement: the header page, then
 /// the entries at their offsets.
 void writeWeightsFile(const WeightsImage &image, llvm::raw_ostream &os);
+
+/// Adds to `module` the constructor that maps in-file weights at load: a
+/// call of the runtime's MLC_FN_MAP_WEIGHTS_IN_FILE with the object's
+/// header and region (mlc/model_abi.h).
+void addWeightsInFileConstructor(llvm::Module &module);
+
+/// Appends the weights of in-file placement to the linked ELF file at
+/// `path` as the non-allocated section MLC_WEIGHTS_SECTION, 64 KiB-aligned:
+/// the weights file's contents (writeWeightsFile), then a new section name
+/// table and section header table (the old ones stay, unreferenced).
+llvm::LogicalResult appendWeightsSection(const WeightsImage &image,
+                                         llvm::StringRef path,
+                                         std::string &error);
 
 } // namespace mlc::backend
 

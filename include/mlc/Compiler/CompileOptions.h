@@ -58,6 +58,19 @@ OutputKind outputKindFromSuffix(llvm::StringRef path);
 /// Text kinds can go to standard output ("-").
 bool isTextOutput(OutputKind kind);
 
+/// Where a model.so's weights go (--weights).
+enum class WeightsStorage {
+  /// In the model.so's file, a section appended after the link (the linker
+  /// never copies them), mapped by the model.so as it loads.
+  Embedded,
+  /// In the model.so's read-only data, through the linker: slower to link
+  /// for large models, but kept by every tool that rewrites the file.
+  Linked,
+  /// In a file of their own next to the model.so, externalWeightsPath(),
+  /// that the runtime maps at open.
+  External,
+};
+
 struct CompileOptions;
 /// Where --weights=external puts the weights: the output with its suffix
 /// replaced by .weights (model.so -> model.weights).
@@ -144,9 +157,8 @@ struct CompileOptions {
   /// lowering's time on large models.
   bool verifyEachPass = false;
 
-  /// Shared library: the weights in the model.so, or (external) in a file
-  /// next to it, externalWeightsPath(), that the runtime maps at open.
-  bool externalWeights = false;
+  /// Where a shared library's weights go (--weights).
+  WeightsStorage weights = WeightsStorage::Embedded;
 
   /// Threads optimizing and emitting the parts; 0: the CPUs this process
   /// may use. The output is the same for every value.

@@ -173,6 +173,28 @@ typedef struct mlc_external_weights {
 #define MLC_SYM_EXTERNAL_WEIGHTS "mlc_model_external_weights"
 #define MLC_SYM_WEIGHTS_REGION "mlc_model_weights_region"
 
+/* The default for a model.so: the weights are in the model.so's file, in a
+ * non-allocated section MLC_WEIGHTS_SECTION that begins, 64 KiB-aligned in
+ * the file, with the weights file's MLC_WEIGHTS_HEADER_BYTES of header and
+ * holds the payload after it. mlc-compile appends that section to the linked
+ * file, so the linker never copies the weights; strip and objcopy keep it.
+ * The code addresses the weights in a zero-filled, page-aligned region as
+ * with --weights=external, and a constructor of the model.so calls the
+ * runtime's (hidden) MLC_FN_MAP_WEIGHTS_IN_FILE with the header it expects
+ * and the region: the payload is mapped read-only onto the region while the
+ * model.so loads, before anything can call into it. If that fails, the
+ * region is made inaccessible (a read faults rather than sees zeros) and
+ * MLC_SYM_WEIGHTS_ERROR returns why; mlc_model_open fails with it. */
+#define MLC_WEIGHTS_SECTION ".mlc_weights"
+#define MLC_SYM_WEIGHTS_IN_FILE "mlc_model_weights_in_file"
+#define MLC_FN_MAP_WEIGHTS_IN_FILE "mlc_abi_map_weights_in_file"
+typedef void (*mlc_abi_map_weights_in_file_fn)(
+    const mlc_weights_header *expected, void *region);
+/* Defined by the runtime in every model.so: NULL when the weights are in
+ * place (or the model.so has none in its file), else why they are not. */
+typedef const char *(*mlc_abi_weights_error_fn)(void);
+#define MLC_SYM_WEIGHTS_ERROR "mlc_abi_weights_error"
+
 /* Prefixes of the trainable-model families: <prefix>_signature,
  * <prefix>_workspace_bytes, <prefix>_entry. */
 #define MLC_TRAIN_PREFIX "mlc_train"

@@ -51,7 +51,7 @@ TEST_CASE("compile flags: values, prefixes, booleans, lists", "[flags]") {
   CHECK(o.optLevel == 1);
   CHECK(o.winograd);
   CHECK(o.cpu == std::optional<std::string>("haswell"));
-  CHECK(o.externalWeights);
+  CHECK(o.weights == WeightsStorage::External);
   CHECK(o.target == Target::CUDAEmulated);
 
   // After "--" every word is the input, even one with a dash.
@@ -77,7 +77,7 @@ TEST_CASE("compile flags: errors name the flag", "[flags]") {
   CHECK(parse({"--target=tpu"}, o) ==
         "--target expects cpu, cuda or cuda-emulated, got 'tpu'");
   CHECK(parse({"--weights=inside"}, o) ==
-        "--weights expects embedded or external, got 'inside'");
+        "--weights expects embedded, linked or external, got 'inside'");
   CHECK(parse({"--vector-bits=-1"}, o) ==
         "--vector-bits expects a number, got '-1'");
   CHECK(parse({"a.json", "b.json"}, o) ==

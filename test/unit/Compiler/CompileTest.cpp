@@ -139,7 +139,7 @@ TEST_CASE("checkCompileOptions: archives", "[compiler]") {
   CHECK(checkCompileOptions(bad).find("supports --target=cpu only") !=
         std::string::npos);
   bad = o;
-  bad.externalWeights = true;
+  bad.weights = WeightsStorage::External;
   CHECK(checkCompileOptions(bad).find("not supported with --emit=archive") !=
         std::string::npos);
   bad = o;

@@ -10,10 +10,13 @@
 
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace mlc::backend;
@@ -164,4 +167,118 @@ TEST_CASE("other targets are refused with a message", "[weights]") {
                                   WeightsPlacement::External, longName, os,
                                   error)));
   CHECK(error.find("longer than 231 bytes") != std::string::npos);
+}
+
+TEST_CASE("in-file weights: a hidden region and the header the section must "
+          "carry",
+          "[weights]") {
+  std::string a(5000, 'x'), b(7, 'y');
+  WeightsImage image = twoWeights(a, b);
+  std::string bytes, error;
+  raw_string_ostream os(bytes);
+  REQUIRE(
+      succeeded(writeWeightsObject(image, "x86_64-unknown-linux-gnu",
+                                   WeightsPlacement::InFile, "", os, error)));
+  auto file = parse(bytes);
+  REQUIRE(file);
+  mlc_weights_header header = {};
+  bool region = false, payload = false;
+  for (const object::SectionRef &s : file->sections()) {
+    StringRef name = cantFail(s.getName());
+    if (name == ".mlc_weights_region") {
+      region = true;
+      CHECK(s.isBSS());
+      CHECK(s.getAlignment().value() == MLC_WEIGHTS_ALIGN);
+      CHECK(s.getSize() == MLC_WEIGHTS_ALIGN);
+    }
+    payload |= name == ".rodata.mlc_weights" || name == ".mlc_weights";
+    if (name == ".rodata.mlc_weights_info") {
+      StringRef contents = cantFail(s.getContents());
+      REQUIRE(contents.size() == sizeof(header));
+      memcpy(&header, contents.data(), sizeof(header));
+    }
+  }
+  CHECK(region);
+  // No bytes of the weights in the object.
+  CHECK_FALSE(payload);
+  CHECK(bytes.size() < 4096);
+  CHECK(std::string(header.magic, 8) == MLC_WEIGHTS_MAGIC);
+  CHECK(header.payload_bytes == 5056 + 7);
+  CHECK(header.fingerprint == image.fingerprint());
+  std::map<std::string, uint8_t> visibility;
+  for (const object::ELFSymbolRef &sym :
+       cast<object::ELFObjectFileBase>(file.get())->symbols())
+    visibility[cantFail(sym.getName()).str()] = sym.getOther();
+  // Only the model's own constructor reads them.
+  CHECK(visibility[MLC_SYM_WEIGHTS_REGION] == ELF::STV_HIDDEN);
+  CHECK(visibility[MLC_SYM_WEIGHTS_IN_FILE] == ELF::STV_HIDDEN);
+  CHECK(visibility.count(MLC_SYM_EXTERNAL_WEIGHTS) == 0);
+}
+
+TEST_CASE("appending the weights section keeps the file's sections and "
+          "symbols",
+          "[weights]") {
+  SmallString<128> path;
+  REQUIRE(!sys::fs::createTemporaryFile("mlc-append", "o", path));
+  FileRemover remover(path);
+  // Any ELF file with section headers will do: an embedded weights object.
+  std::string c(300, 'c'), d(20, 'd');
+  WeightsImage first = twoWeights(c, d);
+  std::string error;
+  {
+    std::error_code ec;
+    raw_fd_ostream os(path, ec);
+    REQUIRE(!ec);
+    REQUIRE(succeeded(writeWeightsObject(first, "x86_64-unknown-linux-gnu",
+                                         WeightsPlacement::Embedded, "", os,
+                                         error)));
+  }
+  std::string a(5000, 'x'), b(7, 'y');
+  WeightsImage image = twoWeights(a, b);
+  REQUIRE(succeeded(appendWeightsSection(image, path, error)));
+
+  auto buffer = MemoryBuffer::getFile(path);
+  REQUIRE(buffer);
+  auto created = object::ObjectFile::createObjectFile(**buffer);
+  if (!created)
+    FAIL(toString(created.takeError()));
+  std::unique_ptr<object::ObjectFile> &file = *created;
+  std::string weights, oldPayload;
+  uint64_t weightsOffset = 0;
+  for (const object::SectionRef &s : file->sections()) {
+    StringRef name = cantFail(s.getName());
+    if (name == MLC_WEIGHTS_SECTION) {
+      auto elf = object::ELFSectionRef(s);
+      CHECK(elf.getType() == ELF::SHT_PROGBITS);
+      CHECK(elf.getFlags() == 0); // not loaded
+      CHECK(s.getAlignment().value() == MLC_WEIGHTS_ALIGN);
+      weightsOffset = elf.getOffset();
+      weights = cantFail(s.getContents()).str();
+    }
+    if (name == ".rodata.mlc_weights")
+      oldPayload = cantFail(s.getContents()).str();
+  }
+  CHECK(weightsOffset % MLC_WEIGHTS_ALIGN == 0);
+  // The weights file's contents, byte for byte.
+  std::string expected;
+  raw_string_ostream expectedOs(expected);
+  writeWeightsFile(image, expectedOs);
+  CHECK(weights == expected);
+  // What was there before is intact, symbols included.
+  CHECK(oldPayload.substr(0, 300) == c);
+  std::set<std::string> names;
+  for (const object::SymbolRef &sym : file->symbols())
+    names.insert(cantFail(sym.getName()).str());
+  CHECK(names == std::set<std::string>{"w_a", "w_b"});
+
+  // Not an ELF file: a message naming it, the file untouched.
+  {
+    std::error_code ec;
+    raw_fd_ostream os(path, ec);
+    os << "not an object";
+  }
+  CHECK(failed(appendWeightsSection(image, path, error)));
+  CHECK(error.find("cannot add the weights to '" + path.str().str() + "'") ==
+        0);
+  CHECK(MemoryBuffer::getFile(path).get()->getBuffer() == "not an object");
 }
