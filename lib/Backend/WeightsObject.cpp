@@ -215,6 +215,19 @@ LogicalResult writeWeightsObject(const WeightsImage &image, StringRef triple,
     symbols.push_back({MLC_SYM_WEIGHTS_REGION, 1, 0, sections[0].size,
                        /*hidden=*/!external});
   }
+  // The description the runtime (external) or the model's constructor (in
+  // file) reads: the header the weights must carry.
+  auto describe = [&](StringRef symbol, std::string bytes, bool hidden) {
+    uint64_t size = bytes.size();
+    sections.push_back(
+        {".rodata.mlc_weights_info", ELF::SHT_PROGBITS, ELF::SHF_ALLOC, 8, size,
+         [bytes = std::move(bytes)](raw_ostream &out) { out << bytes; }});
+    symbols.push_back(
+        {symbol.str(), unsigned(sections.size()), 0, size, hidden});
+  };
+  auto asBytes = [](const auto &value) {
+    return std::string(reinterpret_cast<const char *>(&value), sizeof(value));
+  };
   if (external) {
     mlc_external_weights info = {};
     info.header = fileHeader(image);
@@ -225,23 +238,10 @@ LogicalResult writeWeightsObject(const WeightsImage &image, StringRef triple,
       return failure();
     }
     memcpy(info.file, weightsFile.data(), weightsFile.size());
-    sections.push_back(
-        {".rodata.mlc_weights_info", ELF::SHT_PROGBITS, ELF::SHF_ALLOC, 8,
-         sizeof(info), [info](raw_ostream &out) {
-           out.write(reinterpret_cast<const char *>(&info), sizeof(info));
-         }});
-    symbols.push_back(
-        {MLC_SYM_EXTERNAL_WEIGHTS, 2, 0, sizeof(info), /*hidden=*/false});
+    describe(MLC_SYM_EXTERNAL_WEIGHTS, asBytes(info), /*hidden=*/false);
   } else if (placement == WeightsPlacement::InFile) {
-    // The header the section appended to the linked file must carry.
-    mlc_weights_header header = fileHeader(image);
-    sections.push_back(
-        {".rodata.mlc_weights_info", ELF::SHT_PROGBITS, ELF::SHF_ALLOC, 8,
-         sizeof(header), [header](raw_ostream &out) {
-           out.write(reinterpret_cast<const char *>(&header), sizeof(header));
-         }});
-    symbols.push_back(
-        {MLC_SYM_WEIGHTS_IN_FILE, 2, 0, sizeof(header), /*hidden=*/true});
+    describe(MLC_SYM_WEIGHTS_IN_FILE, asBytes(fileHeader(image)),
+             /*hidden=*/true);
   } else {
     sections.push_back(
         {".rodata.mlc_weights", ELF::SHT_PROGBITS, ELF::SHF_ALLOC,

@@ -23,6 +23,7 @@ using namespace mlc::backend;
 
 namespace {
 
+/// The object in `bytes`, which must outlive it.
 std::unique_ptr<object::ObjectFile> parse(const std::string &bytes) {
   auto file =
       object::ObjectFile::createObjectFile(MemoryBufferRef(bytes, "weights.o"));
@@ -43,17 +44,25 @@ WeightsImage twoWeights(const std::string &a, const std::string &b) {
   return image;
 }
 
+/// The object writeWeightsObject writes for `image`; fails the test if it
+/// cannot.
+std::string objectFor(const WeightsImage &image, StringRef triple,
+                      WeightsPlacement placement, StringRef file = "") {
+  std::string bytes, error;
+  raw_string_ostream os(bytes);
+  if (failed(writeWeightsObject(image, triple, placement, file, os, error)))
+    FAIL(error);
+  return bytes;
+}
+
 } // namespace
 
 TEST_CASE("embedded weights: one read-only section, a hidden symbol each",
           "[weights]") {
   std::string a(100, 'a'), b(30, 'b');
   WeightsImage image = twoWeights(a, b);
-  std::string bytes, error;
-  raw_string_ostream os(bytes);
-  REQUIRE(
-      succeeded(writeWeightsObject(image, "x86_64-unknown-linux-gnu",
-                                   WeightsPlacement::Embedded, "", os, error)));
+  std::string bytes =
+      objectFor(image, "x86_64-unknown-linux-gnu", WeightsPlacement::Embedded);
   auto file = parse(bytes);
   REQUIRE(file);
   CHECK(file->getArch() == Triple::x86_64);
@@ -95,11 +104,8 @@ TEST_CASE("external weights: a zero-filled region, its description and the "
           "[weights]") {
   std::string a(5000, 'x'), b(7, 'y');
   WeightsImage image = twoWeights(a, b);
-  std::string bytes, error;
-  raw_string_ostream os(bytes);
-  REQUIRE(succeeded(writeWeightsObject(image, "aarch64-unknown-linux-gnu",
-                                       WeightsPlacement::External,
-                                       "model.weights", os, error)));
+  std::string bytes = objectFor(image, "aarch64-unknown-linux-gnu",
+                                WeightsPlacement::External, "model.weights");
   auto file = parse(bytes);
   REQUIRE(file);
   CHECK(file->getArch() == Triple::aarch64);
@@ -174,11 +180,8 @@ TEST_CASE("in-file weights: a hidden region and the header the section must "
           "[weights]") {
   std::string a(5000, 'x'), b(7, 'y');
   WeightsImage image = twoWeights(a, b);
-  std::string bytes, error;
-  raw_string_ostream os(bytes);
-  REQUIRE(
-      succeeded(writeWeightsObject(image, "x86_64-unknown-linux-gnu",
-                                   WeightsPlacement::InFile, "", os, error)));
+  std::string bytes =
+      objectFor(image, "x86_64-unknown-linux-gnu", WeightsPlacement::InFile);
   auto file = parse(bytes);
   REQUIRE(file);
   mlc_weights_header header = {};
