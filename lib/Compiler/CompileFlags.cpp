@@ -12,7 +12,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -95,11 +94,7 @@ std::string setTarget(CompileOptions &o, StringRef v) {
 }
 
 std::string setWeights(CompileOptions &o, StringRef v) {
-  auto storage = llvm::StringSwitch<std::optional<WeightsStorage>>(v)
-                     .Case("embedded", WeightsStorage::Embedded)
-                     .Case("linked", WeightsStorage::Linked)
-                     .Case("external", WeightsStorage::External)
-                     .Default(std::nullopt);
+  std::optional<WeightsStorage> storage = parseWeightsStorage(v);
   if (!storage)
     return expected("weights", "embedded, linked or external", v);
   o.weights = *storage;

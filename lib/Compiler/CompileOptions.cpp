@@ -30,6 +30,27 @@ std::optional<Target> parseTarget(StringRef name) {
   return std::nullopt;
 }
 
+StringRef stringifyWeightsStorage(WeightsStorage storage) {
+  switch (storage) {
+  case WeightsStorage::Embedded:
+    return "embedded";
+  case WeightsStorage::Linked:
+    return "linked";
+  case WeightsStorage::External:
+    return "external";
+  }
+  llvm_unreachable("unknown weights storage");
+}
+
+std::optional<WeightsStorage> parseWeightsStorage(StringRef name) {
+  for (WeightsStorage storage :
+       {WeightsStorage::Embedded, WeightsStorage::Linked,
+        WeightsStorage::External})
+    if (name == stringifyWeightsStorage(storage))
+      return storage;
+  return std::nullopt;
+}
+
 namespace {
 constexpr OutputKind kOutputKinds[] = {
     OutputKind::MLIR,   OutputKind::Dot,    OutputKind::LLVM,

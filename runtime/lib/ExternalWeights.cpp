@@ -8,7 +8,6 @@
 
 #include "ExternalWeights.h"
 #include "Error.h"
-#include "FileIO.h"
 #include "WeightsMapping.h"
 #include "mlc/model_abi.h"
 

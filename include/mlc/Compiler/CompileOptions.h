@@ -70,6 +70,8 @@ enum class WeightsStorage {
   /// that the runtime maps at open.
   External,
 };
+llvm::StringRef stringifyWeightsStorage(WeightsStorage storage);
+std::optional<WeightsStorage> parseWeightsStorage(llvm::StringRef name);
 
 struct CompileOptions;
 /// Where --weights=external puts the weights: the output with its suffix

@@ -59,6 +59,11 @@ TEST_CASE("targets and output kinds have names", "[compiler]") {
   for (Target t : {Target::CPU, Target::CUDA, Target::CUDAEmulated})
     CHECK(parseTarget(stringifyTarget(t)) == t);
   CHECK(!parseTarget("tpu"));
+  for (WeightsStorage w : {WeightsStorage::Embedded, WeightsStorage::Linked,
+                           WeightsStorage::External})
+    CHECK(parseWeightsStorage(stringifyWeightsStorage(w)) == w);
+  CHECK(stringifyWeightsStorage(WeightsStorage::Linked) == "linked");
+  CHECK(!parseWeightsStorage("inside"));
   CHECK(outputKindFromSuffix("m.mlir") == OutputKind::MLIR);
   CHECK(outputKindFromSuffix("m.gv") == OutputKind::Dot);
   CHECK(outputKindFromSuffix("m.ll") == OutputKind::LLVM);
