@@ -12,7 +12,10 @@ mlc-run before its times count. Per model and binary: the best wall time of
 the rounds (`/usr/bin/time`, the whole process: import to link), the peak
 RSS of that run, and the weights' size (the .onnx file's, which is nearly
 all weights). Prints a markdown table and writes every figure to --out.
-Extra mlc-compile flags: --flags "...". The CPU is named from /proc/cpuinfo.
+Extra mlc-compile flags: --flags "...". The header names the CPU (model,
+family, vector ISA) and how fast this machine writes memory it touches for
+the first time, which on some VMs decides a large model's time
+(bench/zoo/machine.py).
 """
 
 import argparse
@@ -23,16 +26,10 @@ import subprocess
 import sys
 import tempfile
 
+import machine
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-
-
-def cpu_name():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown CPU"
 
 
 def compile_once(bin_dir, model, out, flags):
@@ -82,12 +79,14 @@ def main():
     # the end, also after an error.
     work = tempfile.mkdtemp(prefix="mlc-compile-times-")
     try:
-        run_all(args, names, bins, flags, work)
+        # Where the model.so files go, so the new-file figure is that disk's.
+        memory = machine.memory_probe(work)
+        run_all(args, names, bins, flags, work, memory)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run_all(args, names, bins, flags, work):
+def run_all(args, names, bins, flags, work, memory):
     results = {n: {"weights_mb": os.path.getsize(
         os.path.join(args.models, n + ".onnx")) / 1e6, "runs": {}}
         for n in names}
@@ -115,8 +114,12 @@ def run_all(args, names, bins, flags, work):
                       (r + 1, name, bin_dir, seconds, rss), file=sys.stderr)
     header = "| model | weights MB | " + " | ".join(
         "%s s / peak MiB" % b for b in bins) + " |"
-    print("CPU: %s, %d CPUs; best of %d rounds" %
-          (cpu_name(), os.cpu_count(), args.rounds))
+    cpu = machine.cpu_info()
+    print("CPU: %s; best of %d rounds" %
+          (machine.describe_cpu(cpu, os.cpu_count()), args.rounds))
+    print("Fresh memory, %d MiB: first touch %.2f GB/s, into a new file "
+          "%.2f GB/s" % (memory["mib"], memory["first_touch_gb_s"],
+                         memory["new_file_gb_s"]))
     print(header)
     print("|" + "---|" * (2 + len(bins)))
     for name in names:
@@ -129,7 +132,9 @@ def run_all(args, names, bins, flags, work):
                                       " | ".join(cells)))
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"cpu": cpu_name(), "rounds": args.rounds,
+            json.dump({"cpu": cpu["cpu"], "family_model": cpu["family_model"],
+                       "isa": cpu["isa"], "cpus": os.cpu_count(),
+                       "memory": memory, "rounds": args.rounds,
                        "flags": flags, "models": results}, f, indent=1)
 
 

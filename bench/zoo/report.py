@@ -123,6 +123,14 @@ def rows(data, text):
         yield cells
 
 
+def cpu_label(info):
+    """The model name, with family and model where the results have them
+    (bench/zoo/machine.py): "AMD EPYC" alone names Zen 3 to 5."""
+    if "family_model" not in info:
+        return info["cpu"]
+    return "%s %s" % (info["cpu"], info["family_model"])
+
+
 def footer(info):
     return ("median of %d runs in %d interleaved rounds (each after %d "
             "warm-up runs) per thread count; ratios above 1: mlc is slower. "
@@ -130,7 +138,7 @@ def footer(info):
             "%s): T intra-op threads, inter-op 1; torch %s: T threads. "
             "%s (%s), %d CPUs; load average %s before, %s after" % (
                 info["runs"], info["rounds"], info["warmup"], info["ort"],
-                info["node"], info["torch"], info["cpu"],
+                info["node"], info["torch"], cpu_label(info),
                 " ".join(info["isa"]), info["cpus"], info["loadavg_before"],
                 info.get("loadavg_after", "?")))
 
@@ -225,7 +233,7 @@ def chart(data, path):
     fig.legend(handles, list(COLORS), loc="lower center", ncol=len(COLORS),
                fontsize=7, frameon=False)
     fig.suptitle("mlc vs ONNX Runtime %s and PyTorch %s: %s, %d CPUs, median "
-                 "of %d runs" % (info["ort"], info["torch"], info["cpu"],
+                 "of %d runs" % (info["ort"], info["torch"], cpu_label(info),
                                  info["cpus"], info["runs"]), fontsize=9)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     fig.savefig(path, dpi=90)

@@ -113,6 +113,7 @@ sys.path.insert(0, PERF)
 import run as perf  # noqa: E402  (bench/perf/run.py; this file is __main__)
 sys.argv = _argv
 import make_models as perf_models  # noqa: E402  (bench/perf's, as perf uses)
+import machine  # noqa: E402  (bench/zoo/machine.py, beside this file)
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
@@ -232,19 +233,12 @@ def snapshot_tools():
 def machine_info(ort_pkg):
     """The CPU (model name and vector ISA from /proc/cpuinfo), versions,
     settings and the load average before the run."""
-    cpu, flags = "unknown", set()
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name") and cpu == "unknown":
-            cpu = line.split(":", 1)[1].strip()
-        elif line.startswith("flags") and not flags:
-            flags = set(line.split(":", 1)[1].split())
-    isa = [f for f in ("sse4_2", "avx", "avx2", "fma", "avx512f",
-                       "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16",
-                       "amx_tile") if f in flags]
+    cpu = machine.cpu_info()
     compiler = os.path.join(perf.ARGS.bin, "mlc-compile")
     return {
-        "cpu": cpu, "cpus": os.cpu_count(), "isa": isa,
-        "avx512": "avx512f" in flags,
+        "cpu": cpu["cpu"], "family_model": cpu["family_model"],
+        "cpus": os.cpu_count(), "isa": cpu["isa"],
+        "avx512": "avx512f" in cpu["flags"],
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
         "loadavg_before": "%.2f %.2f %.2f" % os.getloadavg(),
         "ort": json.load(open(ort_pkg))["version"]
