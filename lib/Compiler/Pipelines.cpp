@@ -66,7 +66,12 @@ static std::string graphPipeline(const PipelineOptions &o) {
   // MLC-PIPELINE: constant folding
   // Weights that folding replaced (transposed, rescaled) are freed: the
   // graph pipeline runs on the only copy of the module.
-  p += "graph-fold-constants{release-weights},mlc-release-dead-weights,";
+  // A weight's transpose into a matmul stays for the CPU kernel to pack
+  // from the stored layout (one copy of the weight less).
+  p += o.inference && o.target == Target::CPU
+           ? "graph-fold-constants{release-weights keep-matmul-transposes},"
+           : "graph-fold-constants{release-weights},";
+  p += "mlc-release-dead-weights,";
   // After folding: the filters (batch norm folded in) are constants.
   if (blocked)
     p += "graph-block-channels{block=" + block + "},";

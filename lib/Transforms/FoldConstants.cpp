@@ -112,6 +112,18 @@ struct GraphFoldConstants
     return sizeInBytes(type) <= freed || 2 * sizeInBytes(type) <= largest;
   }
 
+  /// A transpose whose only user reads it as the right-hand side of a
+  /// matmul that stays (its left-hand side is not a constant: otherwise the
+  /// whole product folds).
+  static bool isMatmulWeightTranspose(Operation *op) {
+    if (!isa<TransposeOp>(op) || !op->hasOneUse())
+      return false;
+    auto matmul = dyn_cast<MatMulOp>(*op->getUsers().begin());
+    return matmul && matmul.getRhs() == op->getResult(0) &&
+           matmul.getLhs() != op->getResult(0) &&
+           !matchPattern(matmul.getLhs(), m_Constant());
+  }
+
   bool tryFold(Operation *op) {
     SmallVector<ElementsAttr> values;
     for (Value v : op->getOperands()) {
@@ -125,6 +137,8 @@ struct GraphFoldConstants
         !getElementKind(type.getElementType()) || !withinSizeLimit(op, type))
       return false;
 
+    if (keepMatmulTransposes && isMatmulWeightTranspose(op))
+      return false;
     ElementsAttr attr;
     if (auto transpose = dyn_cast<TransposeOp>(op))
       attr = foldTranspose(transpose, values[0]);

@@ -6,6 +6,9 @@
 // RUN: mlc-opt %s --graph-fold-constants --split-input-file | FileCheck %s
 // RUN: mlc-opt %s --graph-fold-constants=max-result-elements=4 --split-input-file | FileCheck %s --check-prefix=LIMIT
 // RUN: mlc-opt %s --graph-fold-constants --split-input-file --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// The KEEP run: keep-matmul-transposes leaves a weight's transpose that only feeds a
+// matmul's right-hand side (the CPU kernel packs from the stored layout).
+// RUN: mlc-opt %s --graph-fold-constants=keep-matmul-transposes --split-input-file | FileCheck %s --check-prefix=KEEP
 
 // CHECK-LABEL: func.func @add_broadcast
 // CHECK-NEXT: %[[C:.*]] = graph.constant dense<{{\[\[}}1.100000e+01, 2.200000e+01, 3.300000e+01], [1.400000e+01, 2.500000e+01, 3.600000e+01]]> : tensor<2x3xf32>
@@ -100,6 +103,10 @@ func.func @matmul_batch_int() -> tensor<2x1x2xi64> {
 
 // Transposing a dense_resource weight gives a new blob with exact values; the
 // input blob is no longer referenced.
+// KEEP-LABEL: func.func @transpose_weight
+// KEEP-NEXT: %[[W:.*]] = graph.constant dense_resource<weight> : tensor<4x5xf32>
+// KEEP-NEXT: %[[T:.*]] = graph.transpose %[[W]]
+// KEEP-NEXT: graph.matmul %arg0, %[[T]]
 // CHECK-LABEL: func.func @transpose_weight
 // CHECK-NEXT: %[[C:.*]] = graph.constant dense_resource<[[BLOB:folded[_0-9]*]]> : tensor<5x4xf32>
 // CHECK-NEXT: %[[M:.*]] = graph.matmul %arg0, %[[C]]
@@ -384,4 +391,34 @@ func.func @limit_cast() -> (tensor<8xf32>, tensor<8xi1>) {
   %0 = graph.cast %b {to = f32} : (tensor<8xi1>) -> tensor<8xf32>
   %1 = graph.cast %f {to = i1} : (tensor<8xf32>) -> tensor<8xi1>
   return %0, %1 : tensor<8xf32>, tensor<8xi1>
+}
+
+// -----
+
+// The transpose feeds the matmul's left-hand side, and another one feeds an
+// add: both fold, even with keep-matmul-transposes.
+// KEEP-LABEL: func.func @transpose_other_uses
+// KEEP-NOT: graph.transpose
+// KEEP: return
+func.func @transpose_other_uses(%x: tensor<3x2xf32>) -> (tensor<3x3xf32>, tensor<3x2xf32>) {
+  %w = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %t = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %u = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %0 = graph.matmul %t, %w : (tensor<3x2xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>
+  %1 = graph.add %u, %x : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<3x3xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// With a constant left-hand side the whole product folds, transpose and all.
+// KEEP-LABEL: func.func @transpose_constant_product
+// KEEP-NEXT: %[[C:.*]] = graph.constant dense<{{\[\[}}1.400000e+01, 3.200000e+01]]> : tensor<1x2xf32>
+// KEEP-NEXT: return %[[C]]
+func.func @transpose_constant_product() -> tensor<1x2xf32> {
+  %x = graph.constant dense<[[1.0, 2.0, 3.0]]> : tensor<1x3xf32>
+  %w = graph.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %t = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %0 = graph.matmul %x, %t : (tensor<1x3xf32>, tensor<3x2xf32>) -> tensor<1x2xf32>
+  return %0 : tensor<1x2xf32>
 }

@@ -252,3 +252,35 @@ func.func @grouped_quantize(%x: tensor<1x2x4x4x16xf32>, %w: tensor<2x1x1x1x16x16
   %5 = graph.quantize %4, %s, %z : (tensor<1x2x4x4x16xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4x16xui8>
   return %2, %5 : tensor<1x2x4x4x16xui8>, tensor<1x2x4x4x16xui8>
 }
+
+// -----
+
+// A weight's transpose into a matmul's right-hand side (a Gemm's transB,
+// left by graph-fold-constants{keep-matmul-transposes}) joins the matmul's
+// group, which reads the weight itself; an activation's transpose stays a
+// data kernel of its own.
+// CHECK-LABEL: func.func @transposed_weight
+// CHECK: %[[W:.*]] = graph.constant
+// CHECK: graph.fusion_group "contraction"(%[[W]], %{{.*}}, %{{.*}})
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: graph.transpose
+// CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.add
+// CHECK-NEXT: graph.yield
+// CHECK: graph.fusion_group "data"
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: graph.transpose
+// CHECK-NEXT: graph.yield
+// CHECK: graph.fusion_group "contraction"
+// CHECK-NEXT: ^bb0(
+// CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.yield
+func.func @transposed_weight(%x: tensor<2x3xf32>, %b: tensor<4xf32>, %y: tensor<4x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %w = graph.constant dense<1.0> : tensor<4x3xf32>
+  %t = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %0 = graph.matmul %x, %t : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %1 = graph.add %0, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %u = graph.transpose %y {perm = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %2 = graph.matmul %1, %u : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  return %1, %2 : tensor<2x4xf32>, tensor<2x4xf32>
+}

@@ -29,10 +29,14 @@ def GraphFormFusionGroups
     or Winograd operands, which would be recomputed per tile or per tap).
     Remaining elementwise ops (broadcast_to among them) form chains the same
     way; data movement and scan-like ops (transpose, concat, gather,
-    gather_elements, pad, cumsum, argmax, argmin) are single-op groups;
-    reshapes and slices (views) and constants stay outside. A group never holds two roots, so
-    never two contractions, and a reduction is never duplicated (every fused
-    value has a single user). At most `max-inputs` distinct inputs.
+    gather_elements, pad, cumsum, argmax, argmin) are single-op groups, but
+    for the transpose of a constant whose only user is a matmul's right-hand
+    side (a Gemm's transB, which graph-fold-constants leaves with
+    keep-matmul-transposes): it joins the matmul's group, whose kernel reads
+    the weight as stored. Reshapes and slices (views) and constants stay
+    outside. A group never holds two roots, so never two contractions, and a
+    reduction is never duplicated (every fused value has a single user). At
+    most `max-inputs` distinct inputs.
   }];
   let options = [
     Option<"maxInputs", "max-inputs", "unsigned", "16",
@@ -73,7 +77,13 @@ def GraphFoldConstants : Pass<"graph-fold-constants", "mlir::ModuleOp"> {
            "grows the constant data">,
     Option<"releaseWeights", "release-weights", "bool", /*default=*/"false",
            "Free a large source weight as soon as a fold leaves no op "
-           "naming its blob (mlc-compile's graph pipeline)">
+           "naming its blob (mlc-compile's graph pipeline)">,
+    Option<"keepMatmulTransposes", "keep-matmul-transposes", "bool",
+           /*default=*/"false",
+           "Leave the transpose of a constant that only feeds a matmul's "
+           "right-hand side (a Gemm's transB): graph-form-fusion-groups "
+           "puts it in the matmul's group, whose CPU kernel packs the weight "
+           "from its stored layout instead of a transposed copy">
   ];
 }
 

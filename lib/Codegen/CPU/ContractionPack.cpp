@@ -143,15 +143,33 @@ static void transposeInPlace(MutableArrayRef<float> data, int64_t rows,
   }
 }
 
+/// [N, K] -> [N/nr, K, nr] in place: each tile of nr rows keeps its place
+/// and is transposed through a copy of its own.
+static void transposeRowTiles(MutableArrayRef<float> data, int64_t rows,
+                              int64_t cols, int64_t tileRows) {
+  std::vector<float> tile(tileRows * cols);
+  for (int64_t at = 0; at < rows * cols; at += tileRows * cols) {
+    std::copy_n(&data[at], tile.size(), tile.begin());
+    float *out = &data[at];
+    for (int64_t c = 0; c < cols; ++c)
+      for (int64_t r = 0; r < tileRows; ++r)
+        *out++ = tile[r * cols + c];
+  }
+}
+
 bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
                           RankedTensorType packedType) {
   // [K, N] packs to [N/nr, K, nr]: with N a multiple of nr, that is the
-  // transpose of the [K, N/nr] matrix of nr-float rows.
+  // transpose of the [K, N/nr] matrix of nr-float rows. [N, K] (a Gemm's
+  // transB, read through its transpose) packs tile by tile.
   auto type = cast<RankedTensorType>(a.tensor.getType());
   if (!opts.ownsWeight || type.getRank() != 2 || order.size() != 2 ||
-      order[1] != p.nDim || !a.packOuter.empty() ||
-      a.packReduction.size() != 1 || a.packReduction[0] != order[0] ||
-      type.getDimSize(1) % nr() != 0 || !a.tensor.hasOneUse())
+      !a.packOuter.empty() || a.packReduction.size() != 1 ||
+      !a.tensor.hasOneUse())
+    return false;
+  bool kn = order[1] == p.nDim && a.packReduction[0] == order[0];
+  bool nk = order[0] == p.nDim && a.packReduction[0] == order[1];
+  if (!(kn || nk) || type.getDimSize(kn ? 1 : 0) % nr() != 0)
     return false;
   arith::ConstantOp cst = groupConstant(group, a.tensor);
   auto attr = cst ? dyn_cast<DenseResourceElementsAttr>(cst.getValue())
@@ -164,10 +182,13 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
       !opts.ownsWeight(cst))
     return false;
   MutableArrayRef<char> bytes = blob->getMutableData();
-  transposeInPlace(
-      MutableArrayRef<float>(reinterpret_cast<float *>(bytes.data()),
-                             type.getNumElements()),
-      type.getDimSize(0), type.getDimSize(1) / nr(), nr());
+  MutableArrayRef<float> values(reinterpret_cast<float *>(bytes.data()),
+                                type.getNumElements());
+  if (kn)
+    transposeInPlace(values, type.getDimSize(0), type.getDimSize(1) / nr(),
+                     nr());
+  else
+    transposeRowTiles(values, type.getDimSize(0), type.getDimSize(1), nr());
   // The constant (now unread) keeps an empty blob; the packed one owns the
   // bytes.
   AsmResourceBlob taken = std::move(*blob);

@@ -61,14 +61,29 @@ struct MatMulPattern : OpRewritePattern<MatMulOp> {
     SmallVector<AffineMap> maps =
         matmulMaps(rewriter.getContext(), op.getLhs().getType().getShape(),
                    op.getRhs().getType().getShape(), outType);
+    // A transpose grouped with the matmul (a weight's, Gemm's transB:
+    // graph-form-fusion-groups) becomes the operand's indexing map, so the
+    // contraction kernel packs the weight from its stored layout.
+    Value rhs = op.getRhs();
+    auto transpose = rhs.getDefiningOp<TransposeOp>();
+    if (transpose && transpose->hasOneUse() &&
+        transpose->getParentRegion() == op->getParentRegion() &&
+        op->getParentOfType<FusionGroupOp>()) {
+      SmallVector<AffineExpr> exprs(maps[1].getNumResults());
+      for (auto [i, p] : llvm::enumerate(transpose.getPerm()))
+        exprs[p] = maps[1].getResult(i);
+      maps[1] =
+          AffineMap::get(maps[1].getNumDims(), 0, exprs, rewriter.getContext());
+      rhs = transpose.getInput();
+    }
     SmallVector<IteratorType> iterators(outRank, IteratorType::parallel);
     iterators.push_back(IteratorType::reduction);
     Value init = filledTensor(
         rewriter, loc, outType,
         scalarConstant(rewriter, loc, outType.getElementType(), 0.0));
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, outType, ValueRange{op.getLhs(), op.getRhs()}, init,
-        maps, iterators, [&](OpBuilder &b, Location l, ValueRange a) {
+        rewriter, loc, outType, ValueRange{op.getLhs(), rhs}, init, maps,
+        iterators, [&](OpBuilder &b, Location l, ValueRange a) {
           Value prod = mulScalar(b, l, a[0], a[1]);
           linalg::YieldOp::create(b, l, addScalar(b, l, a[2], prod));
         });

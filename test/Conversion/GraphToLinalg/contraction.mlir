@@ -28,6 +28,34 @@ func.func @matmul(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> tensor<3x5xf32> {
 
 // -----
 
+// In a fusion group, a weight's transpose into the right-hand side becomes
+// that operand's indexing map: the generic reads the stored [N, K] weight
+// (the converted transpose is left unused, for the group's cleanups).
+// Outside a group the matmul reads the transpose.
+// CHECK-DAG: #[[$TB:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-LABEL: func.func @matmul_transposed_weight
+// CHECK: graph.fusion_group
+// CHECK-NEXT: ^bb0(%[[W:.*]]: tensor<5x4xf32>, %[[X:.*]]: tensor<3x4xf32>):
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$TB]], #{{.*}}]
+// CHECK-SAME: ins(%[[X]], %[[W]] : tensor<3x4xf32>, tensor<5x4xf32>)
+// CHECK: graph.yield
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %[[T]] : tensor<3x4xf32>, tensor<4x5xf32>)
+func.func @matmul_transposed_weight(%w: tensor<5x4xf32>, %x: tensor<3x4xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
+  %0 = graph.fusion_group "contraction"(%w, %x) : (tensor<5x4xf32>, tensor<3x4xf32>) -> tensor<3x5xf32> {
+  ^bb0(%a: tensor<5x4xf32>, %b: tensor<3x4xf32>):
+    %t = graph.transpose %a {perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
+    %m = graph.matmul %b, %t : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+    graph.yield %m : tensor<3x5xf32>
+  }
+  %t = graph.transpose %w {perm = array<i64: 1, 0>} : (tensor<5x4xf32>) -> tensor<4x5xf32>
+  %1 = graph.matmul %x, %t : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  return %0, %1 : tensor<3x5xf32>, tensor<3x5xf32>
+}
+
+// -----
+
 // Batch dims [2] and [7, 1] broadcast to [7, 2]; loops: b0, b1, m, n | k.
 // The lhs has no dim for b0, the rhs reads index 0 of its size-1 dim.
 // CHECK-DAG: #[[$A:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d4)>
