@@ -11,6 +11,18 @@ using namespace llvm;
 
 namespace mlc {
 
+namespace {
+/// The one of `values` that `stringify` names `name`.
+template <typename E>
+std::optional<E> parseByName(StringRef name, ArrayRef<E> values,
+                             StringRef (*stringify)(E)) {
+  for (E value : values)
+    if (name == stringify(value))
+      return value;
+  return std::nullopt;
+}
+} // namespace
+
 StringRef stringifyTarget(Target target) {
   switch (target) {
   case Target::CPU:
@@ -24,10 +36,8 @@ StringRef stringifyTarget(Target target) {
 }
 
 std::optional<Target> parseTarget(StringRef name) {
-  for (Target target : {Target::CPU, Target::CUDA, Target::CUDAEmulated})
-    if (name == stringifyTarget(target))
-      return target;
-  return std::nullopt;
+  return parseByName<Target>(
+      name, {Target::CPU, Target::CUDA, Target::CUDAEmulated}, stringifyTarget);
 }
 
 StringRef stringifyWeightsStorage(WeightsStorage storage) {
@@ -43,12 +53,11 @@ StringRef stringifyWeightsStorage(WeightsStorage storage) {
 }
 
 std::optional<WeightsStorage> parseWeightsStorage(StringRef name) {
-  for (WeightsStorage storage :
-       {WeightsStorage::Embedded, WeightsStorage::Linked,
-        WeightsStorage::External})
-    if (name == stringifyWeightsStorage(storage))
-      return storage;
-  return std::nullopt;
+  return parseByName<WeightsStorage>(name,
+                                     {WeightsStorage::Embedded,
+                                      WeightsStorage::Linked,
+                                      WeightsStorage::External},
+                                     stringifyWeightsStorage);
 }
 
 namespace {
@@ -79,10 +88,7 @@ StringRef stringifyOutputKind(OutputKind kind) {
 }
 
 std::optional<OutputKind> parseOutputKind(StringRef name) {
-  for (OutputKind kind : kOutputKinds)
-    if (name == stringifyOutputKind(kind))
-      return kind;
-  return std::nullopt;
+  return parseByName<OutputKind>(name, kOutputKinds, stringifyOutputKind);
 }
 
 std::string outputKindNames() {

@@ -120,11 +120,12 @@ struct GraphFoldConstants
       return false;
     auto matmul = dyn_cast<MatMulOp>(*op->getUsers().begin());
     return matmul && matmul.getRhs() == op->getResult(0) &&
-           matmul.getLhs() != op->getResult(0) &&
            !matchPattern(matmul.getLhs(), m_Constant());
   }
 
   bool tryFold(Operation *op) {
+    if (keepMatmulTransposes && isMatmulWeightTranspose(op))
+      return false;
     SmallVector<ElementsAttr> values;
     for (Value v : op->getOperands()) {
       ElementsAttr attr;
@@ -137,8 +138,6 @@ struct GraphFoldConstants
         !getElementKind(type.getElementType()) || !withinSizeLimit(op, type))
       return false;
 
-    if (keepMatmulTransposes && isMatmulWeightTranspose(op))
-      return false;
     ElementsAttr attr;
     if (auto transpose = dyn_cast<TransposeOp>(op))
       attr = foldTranspose(transpose, values[0]);

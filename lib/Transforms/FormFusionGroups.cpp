@@ -105,6 +105,7 @@ public:
           r == Role::Resize || r == Role::Winograd) {
         unsigned g = newGroup(op, r);
         grow(g);
+        // After grow, which reads the group's last op as its result.
         if (r == Role::Contraction)
           takeTransposedWeight(g);
       }
