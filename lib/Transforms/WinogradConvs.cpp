@@ -21,6 +21,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlc::graph {
@@ -71,38 +72,61 @@ template <typename Tap, typename Put> void transformFilter(Tap tap, Put put) {
                 gw[xi][2] * kG[nu][2]));
 }
 
+/// A float32 tensor of `shape` whose elements `fill(begin, end, values)`
+/// writes, the range [begin, end) of `rows` split over the context's
+/// threads. The transformed filters are four times the weights: written
+/// once, where the constant keeps them (no second copy).
+template <typename Fill>
+Value filledConstant(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
+                     int64_t rows, Fill fill) {
+  HostTensor t(ElementKind::F32, shape);
+  MutableArrayRef<float> values = t.values<float>();
+  constexpr int64_t kChunk = 16;
+  parallelFor(b.getContext(), 0, llvm::divideCeil(rows, kChunk),
+              [&](size_t chunk) {
+                int64_t begin = chunk * kChunk;
+                fill(begin, std::min(rows, begin + kChunk), values);
+              });
+  return ConstantOp::create(
+      b, loc, toElementsAttr(b.getContext(), std::move(t), "winograd_filter"));
+}
+
 /// U[xi * 6 + nu, k, c] = (G w[k, c] G^T)[xi, nu] of an NCHW filter.
-Value transformedFilter(PatternRewriter &b, Location loc, const HostTensor &w) {
-  int64_t k = w.getShape()[0], c = w.getShape()[1];
-  ArrayRef<float> wv = w.values<float>();
-  SmallVector<float> u(kPoints * k * c);
-  for (int64_t ko = 0; ko < k; ++ko)
-    for (int64_t ci = 0; ci < c; ++ci)
-      transformFilter(
-          [&](int64_t s) { return wv[(ko * c + ci) * 9 + s]; },
-          [&](int64_t p, float v) { u[(p * k + ko) * c + ci] = v; });
-  return constant(b, loc, {kPoints, k, c}, u, "winograd_filter");
+Value transformedFilter(PatternRewriter &b, Location loc, ArrayRef<float> wv,
+                        ArrayRef<int64_t> ws) {
+  int64_t k = ws[0], c = ws[1];
+  return filledConstant(
+      b, loc, {kPoints, k, c}, k,
+      [&](int64_t kBegin, int64_t kEnd, MutableArrayRef<float> u) {
+        for (int64_t ko = kBegin; ko < kEnd; ++ko)
+          for (int64_t ci = 0; ci < c; ++ci)
+            transformFilter(
+                [&](int64_t s) { return wv[(ko * c + ci) * 9 + s]; },
+                [&](int64_t p, float v) { u[(p * k + ko) * c + ci] = v; });
+      });
 }
 
 /// U[xi * 6 + nu, c, k] of a blocked filter [K/B, C/B, 3, 3, B, B] (input
 /// lane, then output lane): the right operand of [36, tiles, C] x [36, C, K].
+/// Output channels innermost, so that each point's row is written in order.
 Value transformedBlockedFilter(PatternRewriter &b, Location loc,
-                               const HostTensor &w) {
-  ArrayRef<int64_t> ws = w.getShape();
+                               ArrayRef<float> wv, ArrayRef<int64_t> ws) {
   int64_t kb = ws[0], cb = ws[1], blk = ws[5], k = kb * blk, c = cb * blk;
-  ArrayRef<float> wv = w.values<float>();
-  SmallVector<float> u(kPoints * c * k);
-  for (int64_t ko = 0; ko < k; ++ko)
-    for (int64_t ci = 0; ci < c; ++ci) {
-      auto tap = [&](int64_t s) {
-        return wv[((((ko / blk) * cb + ci / blk) * 9 + s) * blk + ci % blk) *
-                      blk +
-                  ko % blk];
-      };
-      transformFilter(
-          tap, [&](int64_t p, float v) { u[(p * c + ci) * k + ko] = v; });
-    }
-  return constant(b, loc, {kPoints, c, k}, u, "winograd_filter");
+  return filledConstant(
+      b, loc, {kPoints, c, k}, c,
+      [&](int64_t cBegin, int64_t cEnd, MutableArrayRef<float> u) {
+        for (int64_t ci = cBegin; ci < cEnd; ++ci)
+          for (int64_t ko = 0; ko < k; ++ko) {
+            auto tap = [&](int64_t s) {
+              return wv[((((ko / blk) * cb + ci / blk) * 9 + s) * blk +
+                         ci % blk) *
+                            blk +
+                        ko % blk];
+            };
+            transformFilter(
+                tap, [&](int64_t p, float v) { u[(p * c + ci) * k + ko] = v; });
+          }
+      });
 }
 
 /// What both forms check and compute first: a float32 convolution with one
@@ -110,7 +134,10 @@ Value transformedBlockedFilter(PatternRewriter &b, Location loc,
 /// (few: the transforms cost more than the product saves) and tiles (few:
 /// the 4x larger transformed filter is read for little work).
 struct Tiling {
-  HostTensor filter;
+  /// The filter's elements, read where the constant stores them (or decoded
+  /// into `decoded` when it stores them otherwise).
+  ArrayRef<float> filter;
+  std::optional<HostTensor> decoded;
   int64_t th, tw;
   /// Padding below and to the right for whole 6x6 input tiles.
   int64_t padBottom, padRight;
@@ -140,10 +167,15 @@ template <typename ConvOp> struct WinogradPattern : OpRewritePattern<ConvOp> {
     t.tw = llvm::divideCeil(ow, kTile);
     if (c < minIn || k < minOut || n * t.th * t.tw < minTiles)
       return failure();
-    FailureOr<HostTensor> filter = fromElementsAttr(wAttr);
-    if (failed(filter))
-      return failure();
-    t.filter = std::move(*filter);
+    if (std::optional<ArrayRef<float>> stored = storedValues<float>(wAttr)) {
+      t.filter = *stored;
+    } else {
+      FailureOr<HostTensor> decoded = fromElementsAttr(wAttr);
+      if (failed(decoded))
+        return failure();
+      t.decoded = std::move(*decoded);
+      t.filter = t.decoded->values<float>();
+    }
     auto p = op.getPads();
     t.padBottom = kTile * t.th + 2 - h - p[0];
     t.padRight = kTile * t.tw + 2 - w - p[1];
@@ -185,8 +217,11 @@ struct WinogradConv : WinogradPattern<Conv2DOp> {
     v = TransposeOp::create(rewriter, loc, v, i64s({2, 1, 0, 3}));
     v = ReshapeOp::create(rewriter, loc, v,
                           ArrayRef<int64_t>{kPoints, c, n * th * tw});
-    Value m = MatMulOp::create(rewriter, loc,
-                               transformedFilter(rewriter, loc, t->filter), v);
+    Value m =
+        MatMulOp::create(rewriter, loc,
+                         transformedFilter(rewriter, loc, t->filter,
+                                           op.getFilter().getType().getShape()),
+                         v);
     // The output transform of every tile at once: [16, K * N * TH * TW],
     // then the 4x4 tiles back in place.
     m = ReshapeOp::create(rewriter, loc, m,
@@ -245,7 +280,9 @@ struct WinogradBlockedConv : WinogradPattern<Conv2DNchwcOp> {
     v = ReshapeOp::create(rewriter, loc, v,
                           ArrayRef<int64_t>{kPoints, n * th * tw, cb * blk});
     Value m = MatMulOp::create(
-        rewriter, loc, v, transformedBlockedFilter(rewriter, loc, t->filter));
+        rewriter, loc, v,
+        transformedBlockedFilter(rewriter, loc, t->filter,
+                                 op.getFilter().getType().getShape()));
     m = ReshapeOp::create(rewriter, loc, m,
                           ArrayRef<int64_t>{kPoints, n, th, tw, kb, blk});
     Value y = WinogradOutputOp::create(rewriter, loc, m,

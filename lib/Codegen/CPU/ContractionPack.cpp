@@ -146,8 +146,9 @@ static void transposeInPlace(MutableArrayRef<float> data, int64_t rows,
 /// [N, K] -> [N/nr, K, nr] in place: each tile of nr rows keeps its place
 /// and is transposed through a copy of its own.
 static void transposeRowTiles(MutableArrayRef<float> data, int64_t rows,
-                              int64_t cols, int64_t tileRows) {
-  std::vector<float> tile(tileRows * cols);
+                              int64_t cols, int64_t tileRows,
+                              std::vector<float> &tile) {
+  tile.resize(tileRows * cols);
   for (int64_t at = 0; at < rows * cols; at += tileRows * cols) {
     std::copy_n(&data[at], tile.size(), tile.begin());
     float *out = &data[at];
@@ -157,19 +158,43 @@ static void transposeRowTiles(MutableArrayRef<float> data, int64_t rows,
   }
 }
 
+/// [K, N] -> [N/nr, K, nr] in place through a copy of the whole matrix:
+/// for matrices small enough that the copy costs less than following the
+/// permutation's cycles (a Winograd filter's point).
+static void transposeColumnTiles(MutableArrayRef<float> data, int64_t rows,
+                                 int64_t cols, int64_t width,
+                                 std::vector<float> &copy) {
+  copy.assign(data.begin(), data.end());
+  float *out = data.data();
+  for (int64_t c = 0; c < cols; c += width)
+    for (int64_t r = 0; r < rows; ++r, out += width)
+      std::copy_n(&copy[r * cols + c], width, out);
+}
+
+/// Matrices up to this many floats pack through a copy of their own.
+constexpr int64_t kMaxCopiedMatrix = int64_t(1) << 22;
+
 bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
                           RankedTensorType packedType) {
-  // [K, N] packs to [N/nr, K, nr]: with N a multiple of nr, that is the
-  // transpose of the [K, N/nr] matrix of nr-float rows. [N, K] (a Gemm's
-  // transB, read through its transpose) packs tile by tile.
+  // [outer..., K, N] packs to [outer..., N/nr, K, nr]: with N a multiple of
+  // nr, each outer index's matrix is the transpose of its [K, N/nr] matrix
+  // of nr-float rows, in the same place. [outer..., N, K] (a Gemm's transB,
+  // read through its transpose) packs tile by tile.
   auto type = cast<RankedTensorType>(a.tensor.getType());
-  if (!opts.ownsWeight || type.getRank() != 2 || order.size() != 2 ||
-      !a.packOuter.empty() || a.packReduction.size() != 1 ||
-      !a.tensor.hasOneUse())
+  unsigned outer = a.packOuter.size();
+  if (!opts.ownsWeight || type.getRank() != int64_t(outer) + 2 ||
+      order.size() != outer + 2 || a.packReduction.size() != 1 ||
+      !a.tensor.hasOneUse() ||
+      ArrayRef<unsigned>(order).take_front(outer) != ArrayRef(a.packOuter))
     return false;
-  bool kn = order[1] == p.nDim && a.packReduction[0] == order[0];
-  bool nk = order[0] == p.nDim && a.packReduction[0] == order[1];
-  if (!(kn || nk) || type.getDimSize(kn ? 1 : 0) % nr() != 0)
+  unsigned d0 = order[outer], d1 = order[outer + 1];
+  bool kn = d1 == p.nDim && a.packReduction[0] == d0;
+  bool nk = d0 == p.nDim && a.packReduction[0] == d1;
+  int64_t rows = type.getDimSize(outer), cols = type.getDimSize(outer + 1);
+  if (!(kn || nk) || (kn ? cols : rows) % nr() != 0 ||
+      llvm::any_of(llvm::enumerate(order), [&](auto dim) {
+        return type.getDimSize(dim.index()) != p.bounds[dim.value()];
+      }))
     return false;
   arith::ConstantOp cst = groupConstant(group, a.tensor);
   auto attr = cst ? dyn_cast<DenseResourceElementsAttr>(cst.getValue())
@@ -184,11 +209,17 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
   MutableArrayRef<char> bytes = blob->getMutableData();
   MutableArrayRef<float> values(reinterpret_cast<float *>(bytes.data()),
                                 type.getNumElements());
-  if (kn)
-    transposeInPlace(values, type.getDimSize(0), type.getDimSize(1) / nr(),
-                     nr());
-  else
-    transposeRowTiles(values, type.getDimSize(0), type.getDimSize(1), nr());
+  std::vector<float> scratch;
+  for (int64_t at = 0, size = rows * cols, e = values.size(); at < e;
+       at += size) {
+    MutableArrayRef<float> matrix = values.slice(at, size);
+    if (nk)
+      transposeRowTiles(matrix, rows, cols, nr(), scratch);
+    else if (size <= kMaxCopiedMatrix)
+      transposeColumnTiles(matrix, rows, cols, nr(), scratch);
+    else
+      transposeInPlace(matrix, rows, cols / nr(), nr());
+  }
   // The constant (now unread) keeps an empty blob; the packed one owns the
   // bytes.
   AsmResourceBlob taken = std::move(*blob);

@@ -123,13 +123,60 @@ func.func @f() -> (tensor<1024x512xf32>, tensor<512x1024xf32>, tensor<512x1024xf
   }
 }
 
+/// Lowers the one contraction group of `text`, whose weight `name` is
+/// [batch..., K, N] (`batch` 1 for a plain matrix), and checks the packed
+/// [batch..., N/nr, K, nr] values: element [b][t][k][j] = w[b][k][t*nr+j].
+/// With release-weights the packed blob must be the original's memory,
+/// which the original's entry gave up; without, a copy, the original intact.
+static void checkPackedInPlace(const char *text, const char *name,
+                               int64_t batch, int64_t kK, int64_t kN) {
+  auto value = [](size_t i) { return float(i % 8191) * 0.5f - 7.0f; };
+  for (bool release : {false, true}) {
+    INFO("release-weights " << release);
+    Weights w(text, {name}, batch * kK * kN, value);
+    const void *original = w.manager->lookup(name)->getBlob()->getData().data();
+    PassManager pm(&w.ctx, ModuleOp::getOperationName());
+    std::string pipeline =
+        "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-"
+        "bits=512 vector-registers=32 release-weights=" +
+        std::string(release ? "true" : "false") + "})";
+    REQUIRE(succeeded(parsePassPipeline(pipeline, pm)));
+    REQUIRE(succeeded(pm.run(*w.module)));
+    DenseResourceElementsAttr packed;
+    w.module->walk([&](arith::ConstantOp op) {
+      if (auto attr = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
+        if (attr.getRawHandle().getKey().starts_with("packed_weight"))
+          packed = attr;
+    });
+    REQUIRE(packed);
+    ArrayRef<int64_t> shape = cast<ShapedType>(packed.getType()).getShape();
+    int64_t nr = shape.back(), tiles = shape[shape.size() - 3];
+    REQUIRE(tiles * nr == kN);
+    REQUIRE(shape[shape.size() - 2] == kK);
+    ArrayRef<char> raw = packed.getRawHandle().getBlob()->getData();
+    REQUIRE(raw.size() == size_t(batch * kK * kN * sizeof(float)));
+    const auto *f = reinterpret_cast<const float *>(raw.data());
+    size_t wrong = 0;
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t t = 0; t < tiles; ++t)
+        for (int64_t k = 0; k < kK; ++k)
+          for (int64_t j = 0; j < nr; ++j)
+            wrong += f[((b * tiles + t) * kK + k) * nr + j] !=
+                     value((b * kK + k) * kN + t * nr + j);
+    CHECK(wrong == 0);
+    CHECK((raw.data() == original) == release);
+    CHECK(w.bytes(name) == (release ? 0 : size_t(batch * kK * kN * 4)));
+  }
+}
+
 TEST_CASE("the CPU lowering packs a weight only its kernel reads in place",
           "[weights]") {
   mlc::registerPassesAndPipelines();
   // A fully connected layer's [K, N] weight (a Gemm's transposed B, as
   // folding leaves it): packed for the kernel into [N/nr, K, nr] in its own
   // memory when the inference pipeline lets the lowering free weights.
-  const char *text = R"mlir(
+  SECTION("a matrix, packed through a copy of itself") {
+    checkPackedInPlace(R"mlir(
 func.func @fc(%x: tensor<2x96xf32>) -> tensor<2x320xf32> {
   %w = graph.constant dense_resource<w_fc> : tensor<96x320xf32>
   %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<2x96xf32>, tensor<96x320xf32>) -> tensor<2x320xf32> {
@@ -139,45 +186,39 @@ func.func @fc(%x: tensor<2x96xf32>) -> tensor<2x320xf32> {
   }
   return %0 : tensor<2x320xf32>
 }
-)mlir";
-  constexpr int64_t kK = 96, kN = 320;
-  auto value = [](size_t i) { return float(i) * 0.5f - 7.0f; };
-  for (bool release : {false, true}) {
-    Weights w(text, {"w_fc"}, kK * kN, value);
-    const void *original =
-        w.manager->lookup("w_fc")->getBlob()->getData().data();
-    PassManager pm(&w.ctx, ModuleOp::getOperationName());
-    std::string pipeline =
-        "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-"
-        "bits=512 vector-registers=32 release-weights=" +
-        std::string(release ? "true" : "false") + "})";
-    REQUIRE(succeeded(parsePassPipeline(pipeline, pm)));
-    REQUIRE(succeeded(pm.run(*w.module)));
-    // The packed weight: [N/nr, K, nr] with element [t][k][j] = w[k][t*nr+j].
-    DenseResourceElementsAttr packed;
-    w.module->walk([&](arith::ConstantOp op) {
-      if (auto attr = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
-        if (cast<ShapedType>(attr.getType()).getRank() == 3)
-          packed = attr;
-    });
-    REQUIRE(packed);
-    ArrayRef<int64_t> shape = cast<ShapedType>(packed.getType()).getShape();
-    int64_t nr = shape[2];
-    REQUIRE(shape[0] * nr == kN);
-    REQUIRE(shape[1] == kK);
-    ArrayRef<char> raw = packed.getRawHandle().getBlob()->getData();
-    REQUIRE(raw.size() == kK * kN * sizeof(float));
-    const auto *f = reinterpret_cast<const float *>(raw.data());
-    size_t wrong = 0;
-    for (int64_t t = 0; t < shape[0]; ++t)
-      for (int64_t k = 0; k < kK; ++k)
-        for (int64_t j = 0; j < nr; ++j)
-          wrong += f[(t * kK + k) * nr + j] != value(k * kN + t * nr + j);
-    CHECK(wrong == 0);
-    // In place: the packed blob is the original's memory, which the
-    // original's entry gave up; otherwise a copy, the original intact.
-    CHECK((raw.data() == original) == release);
-    CHECK(w.bytes("w_fc") == (release ? 0 : size_t(kK * kN * 4)));
+)mlir",
+                       "w_fc", 1, 96, 320);
+  }
+  SECTION("a matrix too large to copy, packed by following the cycles of "
+          "its transpose") {
+    // 2112 x 2048 floats (17 MiB), more than ContractionPack.cpp copies.
+    checkPackedInPlace(R"mlir(
+func.func @fc(%x: tensor<1x2112xf32>) -> tensor<1x2048xf32> {
+  %w = graph.constant dense_resource<w_big> : tensor<2112x2048xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x2112xf32>, tensor<2112x2048xf32>) -> tensor<1x2048xf32> {
+  ^bb0(%a: tensor<1x2112xf32>, %b: tensor<2112x2048xf32>):
+    %1 = graph.matmul %a, %b : (tensor<1x2112xf32>, tensor<2112x2048xf32>) -> tensor<1x2048xf32>
+    graph.yield %1 : tensor<1x2048xf32>
+  }
+  return %0 : tensor<1x2048xf32>
+}
+)mlir",
+                       "w_big", 1, 2112, 2048);
+  }
+  SECTION("a batch of matrices (a Winograd filter's points), each packed "
+          "where it is") {
+    checkPackedInPlace(R"mlir(
+func.func @points(%x: tensor<4x10x48xf32>) -> tensor<4x10x64xf32> {
+  %w = graph.constant dense_resource<w_points> : tensor<4x48x64xf32>
+  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<4x10x48xf32>, tensor<4x48x64xf32>) -> tensor<4x10x64xf32> {
+  ^bb0(%a: tensor<4x10x48xf32>, %b: tensor<4x48x64xf32>):
+    %1 = graph.matmul %a, %b : (tensor<4x10x48xf32>, tensor<4x48x64xf32>) -> tensor<4x10x64xf32>
+    graph.yield %1 : tensor<4x10x64xf32>
+  }
+  return %0 : tensor<4x10x64xf32>
+}
+)mlir",
+                       "w_points", 4, 48, 64);
   }
 }
 
