@@ -61,6 +61,23 @@ Canonical canonicalize(func::FuncOp kernel, func::CallOp call) {
   for (Operation &op : entry)
     if (isDataAddress(&op, entry))
       c.data.push_back(&op);
+  // The arguments in the order the kernel first reads them: where the
+  // memory plan happened to create the views (and so their order in the
+  // entry block) differs between copies of a kernel, their uses do not.
+  llvm::DenseMap<Operation *, size_t> position;
+  size_t next = 0;
+  kernel.walk([&](Operation *op) { position[op] = next++; });
+  llvm::DenseMap<Operation *, std::pair<size_t, unsigned>> firstUse;
+  for (Operation *data : c.data) {
+    std::pair<size_t, unsigned> first = {~size_t(0), 0};
+    for (OpOperand &use : data->getUses())
+      first =
+          std::min(first, {position[use.getOwner()], use.getOperandNumber()});
+    firstUse[data] = first;
+  }
+  llvm::stable_sort(c.data, [&](Operation *a, Operation *b) {
+    return firstUse[a] < firstUse[b];
+  });
   IRMapping map;
   c.form = cast<func::FuncOp>(kernel->clone(map));
   Block &body = c.form.getBody().front();

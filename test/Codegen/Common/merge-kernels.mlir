@@ -148,3 +148,57 @@ func.func @other(%ws: memref<256xi8>) {
   call @main_kernel3(%ws) : (memref<256xi8>) -> ()
   return
 }
+
+// -----
+
+// Twins whose views the memory plan created in other orders: the arguments
+// follow the order of first use, so they still share one function, and each
+// call passes its own source view first.
+// CHECK-LABEL: func.func private @main_kernel0
+// CHECK-SAME: (%[[WS:.*]]: memref<256xi8>, %[[SRC:.*]]: memref<4xf32>, %[[DST:.*]]: memref<4xf32>)
+// CHECK: memref.load %[[SRC]]
+// CHECK: memref.store %{{.*}}, %[[DST]]
+// CHECK-NOT: func.func private @main_kernel1(
+// CHECK-LABEL: func.func @main
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[S0:.*]] = memref.view %{{.*}}[%[[C0]]][]
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[D0:.*]] = memref.view %{{.*}}[%[[C64]]][]
+// CHECK: call @main_kernel0(%{{.*}}, %[[S0]], %[[D0]])
+// CHECK: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[S1:.*]] = memref.view %{{.*}}[%[[C128]]][]
+// CHECK: %[[C192:.*]] = arith.constant 192 : index
+// CHECK: %[[D1:.*]] = memref.view %{{.*}}[%[[C192]]][]
+// CHECK: call @main_kernel0(%{{.*}}, %[[S1]], %[[D1]])
+func.func private @main_kernel0(%ws: memref<256xi8>) attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %src = memref.view %ws[%c0][] : memref<256xi8> to memref<4xf32>
+  %dst = memref.view %ws[%c64][] : memref<256xi8> to memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %src[%i] : memref<4xf32>
+    memref.store %x, %dst[%i] : memref<4xf32>
+  }
+  return
+}
+func.func private @main_kernel1(%ws: memref<256xi8>) attributes {passthrough = ["noinline"]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %c192 = arith.constant 192 : index
+  %dst = memref.view %ws[%c192][] : memref<256xi8> to memref<4xf32>
+  %src = memref.view %ws[%c128][] : memref<256xi8> to memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %src[%i] : memref<4xf32>
+    memref.store %x, %dst[%i] : memref<4xf32>
+  }
+  return
+}
+func.func @main(%ws: memref<256xi8>) {
+  call @main_kernel0(%ws) : (memref<256xi8>) -> ()
+  call @main_kernel1(%ws) : (memref<256xi8>) -> ()
+  return
+}
