@@ -123,17 +123,35 @@ func.func @f() -> (tensor<1024x512xf32>, tensor<512x1024xf32>, tensor<512x1024xf
   }
 }
 
-/// Lowers the one contraction group of `text`, whose weight `name` is
-/// [batch..., K, N] (`batch` 1 for a plain matrix), and checks the packed
+/// One contraction group: an activation [batch..., 2, K] times the weight
+/// `name` [batch..., K, N] (no batch dim when `batch` is 0).
+static std::string matmulModule(const std::string &name, int64_t batch,
+                                int64_t kK, int64_t kN) {
+  std::string lead = batch ? std::to_string(batch) + "x" : "";
+  std::string x = "tensor<" + lead + "2x" + std::to_string(kK) + "xf32>";
+  std::string w = "tensor<" + lead + std::to_string(kK) + "x" +
+                  std::to_string(kN) + "xf32>";
+  std::string y = "tensor<" + lead + "2x" + std::to_string(kN) + "xf32>";
+  return "func.func @f(%x: " + x + ") -> " + y +
+         " {\n  %w = graph.constant dense_resource<" + name + "> : " + w +
+         "\n  %0 = graph.fusion_group \"contraction\"(%x, %w) : (" + x + ", " +
+         w + ") -> " + y + " {\n  ^bb0(%a: " + x + ", %b: " + w +
+         "):\n    %1 = graph.matmul %a, %b : (" + x + ", " + w + ") -> " + y +
+         "\n    graph.yield %1 : " + y + "\n  }\n  return %0 : " + y + "\n}\n";
+}
+
+/// Lowers matmulModule(name, batch, K, N) and checks the packed
 /// [batch..., N/nr, K, nr] values: element [b][t][k][j] = w[b][k][t*nr+j].
 /// With release-weights the packed blob must be the original's memory,
 /// which the original's entry gave up; without, a copy, the original intact.
-static void checkPackedInPlace(const char *text, const char *name,
-                               int64_t batch, int64_t kK, int64_t kN) {
+static void checkPackedInPlace(const char *name, int64_t batch, int64_t kK,
+                               int64_t kN) {
+  std::string text = matmulModule(name, batch, kK, kN);
+  int64_t matrices = std::max<int64_t>(batch, 1);
   auto value = [](size_t i) { return float(i % 8191) * 0.5f - 7.0f; };
   for (bool release : {false, true}) {
     INFO("release-weights " << release);
-    Weights w(text, {name}, batch * kK * kN, value);
+    Weights w(text.c_str(), {name}, matrices * kK * kN, value);
     const void *original = w.manager->lookup(name)->getBlob()->getData().data();
     PassManager pm(&w.ctx, ModuleOp::getOperationName());
     std::string pipeline =
@@ -154,10 +172,10 @@ static void checkPackedInPlace(const char *text, const char *name,
     REQUIRE(tiles * nr == kN);
     REQUIRE(shape[shape.size() - 2] == kK);
     ArrayRef<char> raw = packed.getRawHandle().getBlob()->getData();
-    REQUIRE(raw.size() == size_t(batch * kK * kN * sizeof(float)));
+    REQUIRE(raw.size() == size_t(matrices * kK * kN * sizeof(float)));
     const auto *f = reinterpret_cast<const float *>(raw.data());
     size_t wrong = 0;
-    for (int64_t b = 0; b < batch; ++b)
+    for (int64_t b = 0; b < matrices; ++b)
       for (int64_t t = 0; t < tiles; ++t)
         for (int64_t k = 0; k < kK; ++k)
           for (int64_t j = 0; j < nr; ++j)
@@ -165,7 +183,7 @@ static void checkPackedInPlace(const char *text, const char *name,
                      value((b * kK + k) * kN + t * nr + j);
     CHECK(wrong == 0);
     CHECK((raw.data() == original) == release);
-    CHECK(w.bytes(name) == (release ? 0 : size_t(batch * kK * kN * 4)));
+    CHECK(w.bytes(name) == (release ? 0 : size_t(matrices * kK * kN * 4)));
   }
 }
 
@@ -176,49 +194,16 @@ TEST_CASE("the CPU lowering packs a weight only its kernel reads in place",
   // folding leaves it): packed for the kernel into [N/nr, K, nr] in its own
   // memory when the inference pipeline lets the lowering free weights.
   SECTION("a matrix, packed through a copy of itself") {
-    checkPackedInPlace(R"mlir(
-func.func @fc(%x: tensor<2x96xf32>) -> tensor<2x320xf32> {
-  %w = graph.constant dense_resource<w_fc> : tensor<96x320xf32>
-  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<2x96xf32>, tensor<96x320xf32>) -> tensor<2x320xf32> {
-  ^bb0(%a: tensor<2x96xf32>, %b: tensor<96x320xf32>):
-    %1 = graph.matmul %a, %b : (tensor<2x96xf32>, tensor<96x320xf32>) -> tensor<2x320xf32>
-    graph.yield %1 : tensor<2x320xf32>
-  }
-  return %0 : tensor<2x320xf32>
-}
-)mlir",
-                       "w_fc", 1, 96, 320);
+    checkPackedInPlace("w_fc", 0, 96, 320);
   }
   SECTION("a matrix too large to copy, packed by following the cycles of "
           "its transpose") {
     // 2112 x 2048 floats (17 MiB), more than ContractionPack.cpp copies.
-    checkPackedInPlace(R"mlir(
-func.func @fc(%x: tensor<1x2112xf32>) -> tensor<1x2048xf32> {
-  %w = graph.constant dense_resource<w_big> : tensor<2112x2048xf32>
-  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<1x2112xf32>, tensor<2112x2048xf32>) -> tensor<1x2048xf32> {
-  ^bb0(%a: tensor<1x2112xf32>, %b: tensor<2112x2048xf32>):
-    %1 = graph.matmul %a, %b : (tensor<1x2112xf32>, tensor<2112x2048xf32>) -> tensor<1x2048xf32>
-    graph.yield %1 : tensor<1x2048xf32>
-  }
-  return %0 : tensor<1x2048xf32>
-}
-)mlir",
-                       "w_big", 1, 2112, 2048);
+    checkPackedInPlace("w_big", 0, 2112, 2048);
   }
   SECTION("a batch of matrices (a Winograd filter's points), each packed "
           "where it is") {
-    checkPackedInPlace(R"mlir(
-func.func @points(%x: tensor<4x10x48xf32>) -> tensor<4x10x64xf32> {
-  %w = graph.constant dense_resource<w_points> : tensor<4x48x64xf32>
-  %0 = graph.fusion_group "contraction"(%x, %w) : (tensor<4x10x48xf32>, tensor<4x48x64xf32>) -> tensor<4x10x64xf32> {
-  ^bb0(%a: tensor<4x10x48xf32>, %b: tensor<4x48x64xf32>):
-    %1 = graph.matmul %a, %b : (tensor<4x10x48xf32>, tensor<4x48x64xf32>) -> tensor<4x10x64xf32>
-    graph.yield %1 : tensor<4x10x64xf32>
-  }
-  return %0 : tensor<4x10x64xf32>
-}
-)mlir",
-                       "w_points", 4, 48, 64);
+    checkPackedInPlace("w_points", 4, 48, 64);
   }
 }
 
