@@ -94,16 +94,13 @@ bool isFloatConstant(Value v) {
   return v && isConstantOf(v, Float32Type::get(v.getContext()));
 }
 
-/// A constant's values as `T`s: where it stores them all, read in place;
-/// else decoded into `copy`. The caller knows `v` is such a constant.
+/// A constant's values as `T`s (graph::constantValues). The caller knows
+/// `v` is such a constant and that it decodes (isConstantOf).
 template <typename T>
 ArrayRef<T> constantValues(Value v, std::optional<HostTensor> &copy) {
   ElementsAttr attr;
-  if (matchPattern(v, m_Constant(&attr)))
-    if (std::optional<ArrayRef<T>> values = storedValues<T>(attr))
-      return *values;
-  copy = anyConstantTensor(v);
-  return copy->values<T>();
+  (void)matchPattern(v, m_Constant(&attr));
+  return *mlc::graph::constantValues<T>(attr, copy);
 }
 
 /// Whether `v` is a constant of only zeros.

@@ -167,15 +167,11 @@ template <typename ConvOp> struct WinogradPattern : OpRewritePattern<ConvOp> {
     t.tw = llvm::divideCeil(ow, kTile);
     if (c < minIn || k < minOut || n * t.th * t.tw < minTiles)
       return failure();
-    if (std::optional<ArrayRef<float>> stored = storedValues<float>(wAttr)) {
-      t.filter = *stored;
-    } else {
-      FailureOr<HostTensor> decoded = fromElementsAttr(wAttr);
-      if (failed(decoded))
-        return failure();
-      t.decoded = std::move(*decoded);
-      t.filter = t.decoded->values<float>();
-    }
+    std::optional<ArrayRef<float>> filter =
+        constantValues<float>(wAttr, t.decoded);
+    if (!filter)
+      return failure();
+    t.filter = *filter;
     auto p = op.getPads();
     t.padBottom = kTile * t.th + 2 - h - p[0];
     t.padRight = kTile * t.tw + 2 - w - p[1];

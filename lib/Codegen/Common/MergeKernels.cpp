@@ -20,6 +20,7 @@
 #include "mlir/IR/Threading.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlc {
 #define GEN_PASS_DEF_MERGEKERNELS
@@ -58,26 +59,23 @@ Canonical canonicalize(func::FuncOp kernel, func::CallOp call) {
   c.kernel = kernel;
   c.call = call;
   Block &entry = kernel.getBody().front();
-  for (Operation &op : entry)
-    if (isDataAddress(&op, entry))
-      c.data.push_back(&op);
   // The arguments in the order the kernel first reads them: where the
   // memory plan happened to create the views (and so their order in the
   // entry block) differs between copies of a kernel, their uses do not.
-  llvm::DenseMap<Operation *, size_t> position;
-  size_t next = 0;
-  kernel.walk([&](Operation *op) { position[op] = next++; });
-  llvm::DenseMap<Operation *, std::pair<size_t, unsigned>> firstUse;
-  for (Operation *data : c.data) {
-    std::pair<size_t, unsigned> first = {~size_t(0), 0};
-    for (OpOperand &use : data->getUses())
-      first =
-          std::min(first, {position[use.getOwner()], use.getOperandNumber()});
-    firstUse[data] = first;
-  }
-  llvm::stable_sort(c.data, [&](Operation *a, Operation *b) {
-    return firstUse[a] < firstUse[b];
+  llvm::SmallPtrSet<Operation *, 8> isData;
+  for (Operation &op : entry)
+    if (isDataAddress(&op, entry))
+      isData.insert(&op);
+  llvm::SetVector<Operation *> data;
+  kernel.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && isData.contains(def))
+        data.insert(def);
   });
+  for (Operation &op : entry) // unused ones last
+    if (isData.contains(&op))
+      data.insert(&op);
+  c.data.assign(data.begin(), data.end());
   IRMapping map;
   c.form = cast<func::FuncOp>(kernel->clone(map));
   Block &body = c.form.getBody().front();

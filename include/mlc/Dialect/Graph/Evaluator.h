@@ -146,6 +146,21 @@ std::optional<llvm::ArrayRef<T>> storedValues(mlir::ElementsAttr attr) {
                            raw->size() / sizeof(T));
 }
 
+/// The values of a constant the caller knows to hold `T`s: read where
+/// `attr` stores them all (storedValues: weights are not copied), else
+/// decoded into `copy`. None if it does not decode.
+template <typename T>
+std::optional<llvm::ArrayRef<T>>
+constantValues(mlir::ElementsAttr attr, std::optional<HostTensor> &copy) {
+  if (std::optional<llvm::ArrayRef<T>> stored = storedValues<T>(attr))
+    return stored;
+  mlir::FailureOr<HostTensor> decoded = fromElementsAttr(attr);
+  if (mlir::failed(decoded))
+    return std::nullopt;
+  copy = std::move(*decoded);
+  return llvm::ArrayRef<T>(copy->values<T>());
+}
+
 /// Encodes a tensor as a DenseElementsAttr (bool tensors, splats and at most
 /// kMaxDenseAttrElements elements) or as a dense_resource blob named after
 /// `blobName` (uniqued by the blob manager).
