@@ -636,6 +636,45 @@ TEST_CASE("storedElements views the bytes an attribute stores, no copy") {
   CHECK_FALSE(storedElements(elided, 4));
 }
 
+TEST_CASE("constantValues reads stored values in place, decodes the rest") {
+  Context c;
+  std::vector<float> values(20);
+  for (int i = 0; i < 20; ++i)
+    values[i] = 0.5f * i - 3.0f;
+  ElementsAttr blob = toElementsAttr(
+      &c.ctx, HostTensor::get<float>(ElementKind::F32, {4, 5}, values));
+  std::optional<HostTensor> copy;
+  std::optional<ArrayRef<float>> read = constantValues<float>(blob, copy);
+  REQUIRE(read);
+  CHECK(std::vector<float>(read->begin(), read->end()) == values);
+  CHECK_FALSE(copy); // the blob's bytes, not a copy
+  CHECK(read->data() == storedValues<float>(blob)->data());
+
+  // A splat stores one element: decoded into the copy.
+  auto type = RankedTensorType::get({3}, Float32Type::get(&c.ctx));
+  std::optional<ArrayRef<float>> splat =
+      constantValues<float>(DenseElementsAttr::get(type, 2.5f), copy);
+  REQUIRE(splat);
+  REQUIRE(copy);
+  CHECK(std::vector<float>(splat->begin(), splat->end()) ==
+        std::vector<float>{2.5f, 2.5f, 2.5f});
+  CHECK(splat->data() == copy->values<float>().data());
+
+  // An elided blob neither stores nor decodes.
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @f() -> tensor<20xf32> {
+      %w = graph.constant dense_resource<__elided__> : tensor<20xf32>
+      return %w : tensor<20xf32>
+    })",
+                                                             &c.ctx);
+  REQUIRE(module);
+  ElementsAttr elided;
+  module->walk([&](graph::ConstantOp op) { elided = op.getValue(); });
+  std::optional<HostTensor> none;
+  CHECK_FALSE(constantValues<float>(elided, none));
+  CHECK_FALSE(none);
+}
+
 TEST_CASE("evaluation errors are reported, not crashes") {
   Context c;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
