@@ -595,13 +595,38 @@ TEST_CASE("ElementsAttr conversion: dense, splat and dense_resource") {
   CHECK(back->bitwiseEquals(zeros));
 }
 
-TEST_CASE("storedElements views the bytes an attribute stores, no copy") {
-  Context c;
+/// 20 floats scale * i + offset, and a [4, 5] blob holding them.
+static std::vector<float> ramp(float scale, float offset) {
   std::vector<float> values(20);
   for (int i = 0; i < 20; ++i)
-    values[i] = 0.25f * i - 1.0f;
-  ElementsAttr blob = toElementsAttr(
+    values[i] = scale * i + offset;
+  return values;
+}
+static ElementsAttr rampBlob(Context &c, ArrayRef<float> values) {
+  return toElementsAttr(
       &c.ctx, HostTensor::get<float>(ElementKind::F32, {4, 5}, values));
+}
+
+/// A 20-float weight whose blob was elided (parsed as `__elided__`): it has
+/// no bytes. Attributes live in the context, so the module can go.
+static ElementsAttr elidedWeight(Context &c) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
+    func.func @f() -> tensor<20xf32> {
+      %w = graph.constant dense_resource<__elided__> : tensor<20xf32>
+      return %w : tensor<20xf32>
+    })",
+                                                             &c.ctx);
+  REQUIRE(module);
+  ElementsAttr elided;
+  module->walk([&](graph::ConstantOp op) { elided = op.getValue(); });
+  REQUIRE(elided);
+  return elided;
+}
+
+TEST_CASE("storedElements views the bytes an attribute stores, no copy") {
+  Context c;
+  std::vector<float> values = ramp(0.25f, -1.0f);
+  ElementsAttr blob = rampBlob(c, values);
   REQUIRE(isa<DenseResourceElementsAttr>(blob));
   std::optional<ArrayRef<float>> view = storedValues<float>(blob);
   REQUIRE(view);
@@ -623,26 +648,14 @@ TEST_CASE("storedElements views the bytes an attribute stores, no copy") {
         std::vector<int32_t>{7, -8, 9});
   // A splat stores one element; an elided blob none.
   CHECK_FALSE(storedElements(DenseElementsAttr::get(type, int32_t(3)), 4));
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
-    func.func @f() -> tensor<20xf32> {
-      %w = graph.constant dense_resource<__elided__> : tensor<20xf32>
-      return %w : tensor<20xf32>
-    })",
-                                                             &c.ctx);
-  REQUIRE(module);
-  ElementsAttr elided;
-  module->walk([&](graph::ConstantOp op) { elided = op.getValue(); });
-  REQUIRE(elided);
+  ElementsAttr elided = elidedWeight(c);
   CHECK_FALSE(storedElements(elided, 4));
 }
 
 TEST_CASE("constantValues reads stored values in place, decodes the rest") {
   Context c;
-  std::vector<float> values(20);
-  for (int i = 0; i < 20; ++i)
-    values[i] = 0.5f * i - 3.0f;
-  ElementsAttr blob = toElementsAttr(
-      &c.ctx, HostTensor::get<float>(ElementKind::F32, {4, 5}, values));
+  std::vector<float> values = ramp(0.5f, -3.0f);
+  ElementsAttr blob = rampBlob(c, values);
   std::optional<HostTensor> copy;
   std::optional<ArrayRef<float>> read = constantValues<float>(blob, copy);
   REQUIRE(read);
@@ -661,15 +674,7 @@ TEST_CASE("constantValues reads stored values in place, decodes the rest") {
   CHECK(splat->data() == copy->values<float>().data());
 
   // An elided blob neither stores nor decodes.
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"(
-    func.func @f() -> tensor<20xf32> {
-      %w = graph.constant dense_resource<__elided__> : tensor<20xf32>
-      return %w : tensor<20xf32>
-    })",
-                                                             &c.ctx);
-  REQUIRE(module);
-  ElementsAttr elided;
-  module->walk([&](graph::ConstantOp op) { elided = op.getValue(); });
+  ElementsAttr elided = elidedWeight(c);
   std::optional<HostTensor> none;
   CHECK_FALSE(constantValues<float>(elided, none));
   CHECK_FALSE(none);
