@@ -24,6 +24,7 @@
 
 #include "mlc/Dialect/Graph/Evaluator.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
+#include "mlc/Dialect/Graph/WeightBlobs.h"
 #include "mlc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -122,9 +123,19 @@ bool keepsFinite(Operation *op) {
   return false;
 }
 
+/// A filter in the blocked layout: a new tensor, or the bytes of the old
+/// filter's blob, rewritten where they were.
+struct BlockedFilter {
+  HostTensor tensor;
+  std::optional<AsmResourceBlob> inPlace;
+  RankedTensorType type; // of `inPlace`
+};
+
 class Blocker {
 public:
-  Blocker(func::FuncOp func, int64_t block) : func(func), block(block) {}
+  Blocker(func::FuncOp func, int64_t block, const BlobReferences &refs,
+          ScratchBuffers &scratch)
+      : func(func), block(block), refs(refs), scratch(scratch) {}
 
   void run() {
     for (Operation &op : func.getBody().front().without_terminator())
@@ -151,9 +162,11 @@ public:
 private:
   func::FuncOp func;
   int64_t block;
+  const BlobReferences &refs;
+  ScratchBuffers &scratch;
   llvm::SetVector<Operation *> region;
   DenseMap<Value, Value> blockedOf; // NCHW value -> its blocked form
-  DenseMap<Operation *, HostTensor> filters; // packFilters' results
+  DenseMap<Operation *, BlockedFilter> filters; // packFilters' results
 
   int64_t blocks(int64_t c) const { return llvm::divideCeil(c, block); }
   bool inRegion(Value v) const {
@@ -388,37 +401,68 @@ private:
     return {depthwise, plain};
   }
 
-  /// `conv`'s filter in the blocked layout. Reads only: runs on several
-  /// threads.
-  HostTensor packFilter(Conv2DOp conv) const {
+  /// The filter `filter` (values `src`) in the blocked layout `shape`,
+  /// written by `fill(src, dst)`. The filters are most of a model's bytes:
+  /// read where they are, and written over the old filter's own bytes when
+  /// the layouts have the same size and nothing else reads them (from a
+  /// copy in a reused scratch buffer), else into the tensor whose storage
+  /// the new constant's blob takes over.
+  template <typename T, typename Fill>
+  BlockedFilter blockFilter(ElementKind kind, Value filter, ArrayRef<T> src,
+                            ArrayRef<int64_t> shape, Fill &&fill) const {
+    BlockedFilter out;
+    int64_t n = ShapedType::getNumElements(shape);
+    size_t bytes = n * sizeof(T);
+    Operation *cst = filter.getDefiningOp();
+    std::optional<MutableArrayRef<char>> own;
+    // (A splat would become a dense attribute, as toElementsAttr makes it.)
+    if (n == int64_t(src.size()) && n > kMaxDenseAttrElements &&
+        refs.soleReader(cst) && !llvm::all_equal(src))
+      own = writableBytes(weightBlob(cst), bytes, alignof(T));
+    if (!own || own->data() != reinterpret_cast<const char *>(src.data())) {
+      out.tensor = HostTensor(kind, shape);
+      fill(src, out.tensor.template values<T>());
+      return out;
+    }
+    std::vector<char> copy = scratch.take(bytes);
+    std::memcpy(copy.data(), src.data(), bytes);
+    fill(ArrayRef<T>(reinterpret_cast<const T *>(copy.data()), n),
+         MutableArrayRef<T>(reinterpret_cast<T *>(own->data()), n));
+    scratch.give(std::move(copy));
+    out.inPlace = takeBlob(weightBlob(cst));
+    out.type = RankedTensorType::get(
+        shape, cast<ShapedType>(filter.getType()).getElementType());
+    return out;
+  }
+
+  /// `conv`'s filter in the blocked layout. Reads only (but for a filter
+  /// blockFilter may rewrite in place): runs on several threads.
+  BlockedFilter packFilter(Conv2DOp conv) const {
     auto [depthwise, plain] = filterForm(conv);
-    // The filters are most of a model's bytes: read in place, written once
-    // into the tensor whose storage the new constant's blob takes over.
     std::optional<HostTensor> copy;
-    ArrayRef<float> src = constantValues<float>(conv.getFilter(), copy);
+    ArrayRef<float> values = constantValues<float>(conv.getFilter(), copy);
     auto ws = cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t o = ws[0], ci = ws[1], kh = ws[2], kw = ws[3], ob = blocks(o);
     int64_t taps = kh * kw;
+    using Src = ArrayRef<float>;
+    using Dst = MutableArrayRef<float>;
     auto filter = [&](ArrayRef<int64_t> shape, auto &&fill) {
-      HostTensor dst(ElementKind::F32, shape);
-      fill(dst.values<float>());
-      return dst;
+      return blockFilter<float>(ElementKind::F32, conv.getFilter(), values,
+                                shape, fill);
     };
     if (int64_t groups = blockGroups(conv)) {
       int64_t cg = groupBlocks(conv, groups);
-      return filter({ob, cg, kh, kw, block, block},
-                    [&](MutableArrayRef<float> dst) {
-                      blockGroupedFilter<float>(src, dst, o, ci, taps,
-                                                conv.getGroups(), cg);
-                    });
+      return filter({ob, cg, kh, kw, block, block}, [&](Src src, Dst dst) {
+        blockGroupedFilter<float>(src, dst, o, ci, taps, conv.getGroups(), cg);
+      });
     }
     if (depthwise)
-      return filter({ob, kh, kw, block}, [&](MutableArrayRef<float> dst) {
+      return filter({ob, kh, kw, block}, [&](Src src, Dst dst) {
         blockDepthwiseFilter<float>(src, dst, o, taps);
       });
     if (plain) {
       // [O, C, KH, KW] -> [O / B, C, KH, KW, B].
-      return filter({ob, ci, kh, kw, block}, [&](MutableArrayRef<float> dst) {
+      return filter({ob, ci, kh, kw, block}, [&](Src src, Dst dst) {
         for (int64_t k = 0; k < o; ++k)
           for (int64_t c = 0; c < ci; ++c)
             for (int64_t t = 0; t < taps; ++t)
@@ -427,10 +471,9 @@ private:
       });
     }
     int64_t cb = blocks(ci);
-    return filter({ob, cb, kh, kw, block, block},
-                  [&](MutableArrayRef<float> dst) {
-                    blockGroupedFilter<float>(src, dst, o, ci, taps, 1, cb);
-                  });
+    return filter({ob, cb, kh, kw, block, block}, [&](Src src, Dst dst) {
+      blockGroupedFilter<float>(src, dst, o, ci, taps, 1, cb);
+    });
   }
 
   /// The input blocks each output block of a grouped convolution reads
@@ -473,27 +516,28 @@ private:
         dst[((k / block) * taps + t) * block + k % block] = src[k * taps + t];
   }
 
-  HostTensor packIntegerFilter(Conv2DIntegerOp conv) const {
+  BlockedFilter packIntegerFilter(Conv2DIntegerOp conv) const {
     std::optional<HostTensor> copy;
-    ArrayRef<int8_t> src = constantValues<int8_t>(conv.getFilter(), copy);
+    ArrayRef<int8_t> values = constantValues<int8_t>(conv.getFilter(), copy);
     ArrayRef<int64_t> ws =
         cast<ShapedType>(conv.getFilter().getType()).getShape();
     int64_t taps = ws[2] * ws[3];
     bool depthwise = isDepthwise(conv);
     int64_t groups = blockGroups(conv);
     int64_t cb = groups ? groupBlocks(conv, groups) : blocks(ws[1]);
-    HostTensor dst(
-        ElementKind::I8,
+    SmallVector<int64_t> shape =
         depthwise ? SmallVector<int64_t>{blocks(ws[0]), ws[2], ws[3], block}
-                  : SmallVector<int64_t>{blocks(ws[0]), cb, ws[2], ws[3], block,
-                                         block});
-    MutableArrayRef<int8_t> out = dst.values<int8_t>();
-    if (depthwise)
-      blockDepthwiseFilter<int8_t>(src, out, ws[0], taps);
-    else
-      blockGroupedFilter<int8_t>(src, out, ws[0], ws[1], taps,
-                                 groups ? conv.getGroups() : 1, cb);
-    return dst;
+                  : SmallVector<int64_t>{blocks(ws[0]), cb,    ws[2],
+                                         ws[3],         block, block};
+    return blockFilter<int8_t>(
+        ElementKind::I8, conv.getFilter(), values, shape,
+        [&](ArrayRef<int8_t> src, MutableArrayRef<int8_t> dst) {
+          if (depthwise)
+            blockDepthwiseFilter<int8_t>(src, dst, ws[0], taps);
+          else
+            blockGroupedFilter<int8_t>(src, dst, ws[0], ws[1], taps,
+                                       groups ? conv.getGroups() : 1, cb);
+        });
   }
 
   /// The blocked filters of the region's convolutions, repacked on the
@@ -504,7 +548,7 @@ private:
     for (Operation *op : region)
       if (isa<Conv2DOp, Conv2DIntegerOp>(op))
         convs.push_back(op);
-    std::vector<HostTensor> packed(convs.size());
+    std::vector<BlockedFilter> packed(convs.size());
     parallelFor(func.getContext(), 0, convs.size(), [&](size_t i) {
       if (auto conv = dyn_cast<Conv2DOp>(convs[i]))
         packed[i] = packFilter(conv);
@@ -516,10 +560,15 @@ private:
   }
 
   Value filterConstant(OpBuilder &b, Operation *conv) {
-    return ConstantOp::create(b, conv->getLoc(),
-                              toElementsAttr(b.getContext(),
-                                             std::move(filters[conv]),
-                                             "nchwc_filter"));
+    BlockedFilter &f = filters[conv];
+    if (f.inPlace)
+      return ConstantOp::create(
+          b, conv->getLoc(),
+          DenseResourceElementsAttr::get(f.type, "nchwc_filter",
+                                         std::move(*f.inPlace)));
+    return ConstantOp::create(
+        b, conv->getLoc(),
+        toElementsAttr(b.getContext(), std::move(f.tensor), "nchwc_filter"));
   }
 
   Value blockedBias(OpBuilder &b, Conv2DOp conv) {
@@ -621,9 +670,11 @@ struct GraphBlockChannels
           << static_cast<int64_t>(block);
       return signalPassFailure();
     }
+    BlobReferences refs(getOperation());
+    ScratchBuffers scratch;
     getOperation()->walk([&](func::FuncOp func) {
       if (!func.getBody().empty() && func.getBody().hasOneBlock())
-        Blocker(func, block).run();
+        Blocker(func, block, refs, scratch).run();
     });
   }
 };

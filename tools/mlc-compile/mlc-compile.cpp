@@ -23,6 +23,10 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/InitLLVM.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 using namespace llvm;
 using namespace mlir;
 
@@ -33,10 +37,25 @@ int fail(const Twine &message) {
   return 1;
 }
 
+/// A compile frees and allocates its weights' size several times over (in
+/// each layout they pass through) and the IR's. glibc gives large freed
+/// blocks back to the kernel, and on some VMs memory touched for the first
+/// time costs more than the work done in it (docs/compiler.md, "Weights
+/// rewritten where they are"): the process keeps what it frees for reuse.
+/// The driver's choice only; the library leaves its host's malloc alone.
+void keepFreedMemory() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM y(argc, argv);
+  keepFreedMemory();
   // Passes first: the --mlir-print-ir-* options list the registered passes.
   mlc::registerPassesAndPipelines();
   registerMLIRContextCLOptions();

@@ -146,6 +146,11 @@ private:
   /// blob: false where that does not apply.
   bool packInPlace(Access &a, ArrayRef<unsigned> order,
                    RankedTensorType packedType);
+  /// pack() of any other weight the kernel alone reads whose packed layout
+  /// has its size, in its own blob from a scratch copy: false where that
+  /// does not apply.
+  bool packThroughCopy(Access &a, ArrayRef<unsigned> order,
+                       RankedTensorType packedType);
   void packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
                     ArrayRef<unsigned> order, const Access &a,
                     ArrayRef<int64_t> shape,

@@ -16,6 +16,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlc;
 using namespace mlc::codegen;
@@ -69,7 +71,7 @@ bool Emitter::canPack(const Access &a, bool isConstant) const {
 }
 
 /// Scatters the row-major `src` of `srcShape` (dims as loop dims `order`,
-/// kUnit for extent 1) into the packed layout `shape` = [outer..., N/nr,
+/// kUnitDim for extent 1) into the packed layout `shape` = [outer..., N/nr,
 /// reduction..., nr]. Each source dim adds its own term to the destination
 /// offset, so per-dim tables and an odometer replace per-element index math.
 void Emitter::packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
@@ -174,6 +176,9 @@ static void transposeColumnTiles(MutableArrayRef<float> data, int64_t rows,
 /// Matrices up to this many floats pack through a copy of their own.
 constexpr int64_t kMaxCopiedMatrix = int64_t(1) << 22;
 
+/// pack()'s loop dim of a tensor dim of extent 1 (read at index 0).
+constexpr unsigned kUnitDim = ~0u;
+
 bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
                           RankedTensorType packedType) {
   // [outer..., K, N] packs to [outer..., N/nr, K, nr]: with N a multiple of
@@ -197,17 +202,15 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
       }))
     return false;
   arith::ConstantOp cst = groupConstant(group, a.tensor);
-  auto attr = cst ? dyn_cast<DenseResourceElementsAttr>(cst.getValue())
-                  : DenseResourceElementsAttr();
-  graph::BlobEntry *entry = attr ? attr.getRawHandle().getResource() : nullptr;
-  AsmResourceBlob *blob = entry ? entry->getBlob() : nullptr;
-  if (!blob || !blob->isMutable() ||
-      blob->getData().size() != type.getNumElements() * sizeof(float) ||
-      reinterpret_cast<uintptr_t>(blob->getData().data()) % alignof(float) ||
-      !opts.ownsWeight(cst))
+  graph::BlobEntry *entry = cst ? graph::weightBlob(cst) : nullptr;
+  std::optional<MutableArrayRef<char>> bytes =
+      entry && opts.ownsWeight(cst)
+          ? graph::writableBytes(entry, type.getNumElements() * sizeof(float),
+                                 alignof(float))
+          : std::nullopt;
+  if (!bytes)
     return false;
-  MutableArrayRef<char> bytes = blob->getMutableData();
-  MutableArrayRef<float> values(reinterpret_cast<float *>(bytes.data()),
+  MutableArrayRef<float> values(reinterpret_cast<float *>(bytes->data()),
                                 type.getNumElements());
   std::vector<float> scratch;
   for (int64_t at = 0, size = rows * cols, e = values.size(); at < e;
@@ -222,12 +225,48 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
   }
   // The constant (now unread) keeps an empty blob; the packed one owns the
   // bytes.
-  AsmResourceBlob taken = std::move(*blob);
-  graph::releaseBlob(entry);
   a.tensor = arith::ConstantOp::create(
       b, loc,
       DenseResourceElementsAttr::get(packedType, "packed_weight",
-                                     std::move(taken)));
+                                     graph::takeBlob(entry)));
+  return true;
+}
+
+bool Emitter::packThroughCopy(Access &a, ArrayRef<unsigned> order,
+                              RankedTensorType packedType) {
+  // Without padding along n, and with every dim the full extent of its
+  // loop, each weight lands in one place of the packed layout, which is
+  // then as large. (Dims of extent 1 read index 0.)
+  auto type = cast<RankedTensorType>(a.tensor.getType());
+  int64_t n = type.getNumElements();
+  if (!opts.ownsWeight || !a.tensor.hasOneUse() ||
+      packedType.getNumElements() != n || n > kMaxCopiedMatrix ||
+      llvm::any_of(llvm::enumerate(order), [&](auto dim) {
+        return type.getDimSize(dim.index()) !=
+               (dim.value() == kUnitDim ? 1 : p.bounds[dim.value()]);
+      }))
+    return false;
+  arith::ConstantOp cst = groupConstant(group, a.tensor);
+  graph::BlobEntry *entry = cst ? graph::weightBlob(cst) : nullptr;
+  std::optional<MutableArrayRef<char>> bytes =
+      entry && opts.ownsWeight(cst)
+          ? graph::writableBytes(entry, n * sizeof(float), alignof(float))
+          : std::nullopt;
+  if (!bytes)
+    return false;
+  std::vector<char> copy = opts.scratch ? opts.scratch->take(bytes->size())
+                                        : std::vector<char>(bytes->size());
+  std::memcpy(copy.data(), bytes->data(), bytes->size());
+  packConstant(
+      ArrayRef<float>(reinterpret_cast<const float *>(copy.data()), n),
+      type.getShape(), order, a, packedType.getShape(),
+      MutableArrayRef<float>(reinterpret_cast<float *>(bytes->data()), n));
+  if (opts.scratch)
+    opts.scratch->give(std::move(copy));
+  a.tensor = arith::ConstantOp::create(
+      b, loc,
+      DenseResourceElementsAttr::get(packedType, "packed_weight",
+                                     graph::takeBlob(entry)));
   return true;
 }
 
@@ -236,19 +275,18 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
 /// zero-padded along n.
 void Emitter::pack(Access &a) {
   auto type = cast<RankedTensorType>(a.tensor.getType());
-  // The tensor's dims as loop dims (index scale * dim + offset); kUnit for
-  // a dim of extent 1 (index 0).
-  constexpr unsigned kUnit = ~0u;
+  // The tensor's dims as loop dims (index scale * dim + offset); kUnitDim
+  // for a dim of extent 1 (index 0).
   SmallVector<unsigned> order;
   SmallVector<std::pair<int64_t, int64_t>> scales;
   for (AffineExpr e : a.map.getResults()) {
     std::optional<ScaledDim> sd = scaledDim(e, p);
-    order.push_back(sd ? sd->dim : kUnit);
+    order.push_back(sd ? sd->dim : kUnitDim);
     scales.push_back(sd ? std::make_pair(sd->scale, sd->offset)
                         : std::make_pair(int64_t(1), int64_t(0)));
   }
   for (unsigned d : order) {
-    if (d == p.nDim || d == kUnit)
+    if (d == p.nDim || d == kUnitDim)
       continue;
     (d < p.numParallel ? a.packOuter : a.packReduction).push_back(d);
   }
@@ -261,7 +299,8 @@ void Emitter::pack(Access &a) {
     shape.push_back(p.bounds[d]);
   shape.push_back(nr());
   auto packedType = RankedTensorType::get(shape, b.getF32Type());
-  if (packInPlace(a, order, packedType)) {
+  if (packInPlace(a, order, packedType) ||
+      packThroughCopy(a, order, packedType)) {
     a.packed = true;
     return;
   }
@@ -307,7 +346,7 @@ void Emitter::pack(Access &a) {
     SmallVector<AffineExpr> srcExprs;
     unsigned tilePos = a.packOuter.size(), lanePos = rank - 1;
     for (auto [d, sc] : llvm::zip(order, scales)) {
-      if (d == kUnit) {
+      if (d == kUnitDim) {
         srcExprs.push_back(getAffineConstantExpr(0, ctx));
         continue;
       }

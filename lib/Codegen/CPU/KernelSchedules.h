@@ -22,6 +22,10 @@
 
 #include <functional>
 
+namespace mlc::graph {
+class ScratchBuffers;
+} // namespace mlc::graph
+
 namespace mlc::codegen {
 
 struct KernelOptions {
@@ -41,6 +45,9 @@ struct KernelOptions {
   /// this weight constant and rewrite it in place (it is the weight's only
   /// reader); unset: never.
   std::function<bool(mlir::Operation *constant)> ownsWeight;
+  /// Buffers the lowering threads share for the copy of a weight that is
+  /// rewritten in place (with ownsWeight); unset: a fresh one each time.
+  graph::ScratchBuffers *scratch = nullptr;
 };
 
 /// An all-parallel elementwise generic (identity result map, projected

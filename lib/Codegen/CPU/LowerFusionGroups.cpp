@@ -259,11 +259,13 @@ struct LowerFusionGroups : mlc::impl::LowerFusionGroupsBase<LowerFusionGroups> {
       return success();
     };
     std::optional<WeightUses> weightUses;
+    mlc::graph::ScratchBuffers scratch;
     if (releaseWeights) {
       weightUses.emplace(getOperation());
       kernelOpts.ownsWeight = [&](Operation *constant) {
         return weightUses->exclusive(constant);
       };
+      kernelOpts.scratch = &scratch;
     }
     auto lowerAndRelease = [&](mlc::graph::FusionGroupOp group) {
       if (failed(lower(group)))

@@ -243,3 +243,160 @@ func.func @fc2(%x: tensor<2x96xf32>, %y: tensor<2x96xf32>) -> (tensor<2x128xf32>
   });
   CHECK(packed == 2);
 }
+
+/// Runs graph-block-channels (blocks of 16) on `text` and returns the
+/// blocked filters' blobs, in program order.
+static SmallVector<ArrayRef<char>> blockedFilters(Weights &w) {
+  PassManager pm(&w.ctx, ModuleOp::getOperationName());
+  REQUIRE(succeeded(parsePassPipeline("graph-block-channels{block=16}", pm)));
+  REQUIRE(succeeded(pm.run(*w.module)));
+  SmallVector<ArrayRef<char>> filters;
+  w.module->walk([&](graph::Conv2DNchwcOp conv) {
+    auto attr = cast<DenseResourceElementsAttr>(
+        conv.getFilter().getDefiningOp<graph::ConstantOp>().getValue());
+    filters.push_back(attr.getRawHandle().getBlob()->getData());
+  });
+  return filters;
+}
+
+/// Whether `blocked` is the [O/16, C/16, 3, 3, 16 (c), 16 (k)] layout of the
+/// [O, C, 3, 3] filter whose element i is value(i).
+static bool isBlockedFilter(ArrayRef<char> blocked, int64_t o, int64_t c,
+                            function_ref<float(size_t)> value) {
+  if (blocked.size() != size_t(o * c * 9 * sizeof(float)))
+    return false;
+  const auto *f = reinterpret_cast<const float *>(blocked.data());
+  for (int64_t k = 0; k < o; ++k)
+    for (int64_t j = 0; j < c; ++j)
+      for (int64_t t = 0; t < 9; ++t)
+        if (f[((((k / 16) * (c / 16) + j / 16) * 9 + t) * 16 + j % 16) * 16 +
+              k % 16] != value((k * c + j) * 9 + t))
+          return false;
+  return true;
+}
+
+TEST_CASE("graph-block-channels blocks a filter only its convolution reads "
+          "in the filter's own memory",
+          "[weights]") {
+  mlc::registerPassesAndPipelines();
+  auto value = [](size_t i) { return float(i % 4099) * 0.25f - 3.0f; };
+  const char *one = R"mlir(
+func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x48x6x6xf32> {
+  %w = graph.constant dense_resource<w_conv> : tensor<48x32x3x3xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<48x32x3x3xf32>) -> tensor<1x48x6x6xf32>
+  %1 = graph.relu %0 : tensor<1x48x6x6xf32>
+  return %1 : tensor<1x48x6x6xf32>
+}
+)mlir";
+  Weights w(one, {"w_conv"}, 48 * 32 * 9, value);
+  const char *original =
+      w.manager->lookup("w_conv")->getBlob()->getData().data();
+  SmallVector<ArrayRef<char>> filters = blockedFilters(w);
+  REQUIRE(filters.size() == 1);
+  CHECK(isBlockedFilter(filters[0], 48, 32, value));
+  CHECK(filters[0].data() == original);
+  CHECK(w.bytes("w_conv") == 0);
+}
+
+TEST_CASE("graph-block-channels copies a filter that is read elsewhere or "
+          "padded",
+          "[weights]") {
+  mlc::registerPassesAndPipelines();
+  auto value = [](size_t i) { return float(i % 1021) - 500.0f; };
+  SECTION("two convolutions read the filter") {
+    const char *text = R"mlir(
+func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
+  %w = graph.constant dense_resource<w_shared> : tensor<32x32x3x3xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x6x6xf32>
+  %1 = graph.conv2d %0, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x6x6xf32>
+  return %1 : tensor<1x32x6x6xf32>
+}
+)mlir";
+    Weights w(text, {"w_shared"}, 32 * 32 * 9, value);
+    const char *original =
+        w.manager->lookup("w_shared")->getBlob()->getData().data();
+    SmallVector<ArrayRef<char>> filters = blockedFilters(w);
+    REQUIRE(filters.size() == 2);
+    for (ArrayRef<char> f : filters) {
+      CHECK(isBlockedFilter(f, 32, 32, value));
+      CHECK(f.data() != original);
+    }
+    // The original is intact: element i is still value(i).
+    ArrayRef<char> kept = w.manager->lookup("w_shared")->getBlob()->getData();
+    REQUIRE(kept.size() == 32 * 32 * 9 * sizeof(float));
+    CHECK(reinterpret_cast<const float *>(kept.data())[12345 % (32 * 32 * 9)] ==
+          value(12345 % (32 * 32 * 9)));
+  }
+  SECTION("the output channels are padded to a whole block") {
+    const char *text = R"mlir(
+func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x40x6x6xf32> {
+  %w = graph.constant dense_resource<w_padded> : tensor<40x32x3x3xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<40x32x3x3xf32>) -> tensor<1x40x6x6xf32>
+  %1 = graph.relu %0 : tensor<1x40x6x6xf32>
+  return %1 : tensor<1x40x6x6xf32>
+}
+)mlir";
+    Weights w(text, {"w_padded"}, 40 * 32 * 9, value);
+    const char *original =
+        w.manager->lookup("w_padded")->getBlob()->getData().data();
+    SmallVector<ArrayRef<char>> filters = blockedFilters(w);
+    REQUIRE(filters.size() == 1);
+    // [3, 2, 3, 3, 16, 16]: the padded output channels 40-47 are zeros.
+    REQUIRE(filters[0].size() == size_t(48 * 32 * 9 * sizeof(float)));
+    CHECK(filters[0].data() != original);
+    const auto *f = reinterpret_cast<const float *>(filters[0].data());
+    CHECK(f[((((44 / 16) * 2 + 5 / 16) * 9 + 4) * 16 + 5) * 16 + 44 % 16] ==
+          0.0f);
+    CHECK(f[((((39 / 16) * 2 + 17 / 16) * 9 + 4) * 16 + 17 % 16) * 16 +
+            39 % 16] == value((39 * 32 + 17) * 9 + 4));
+  }
+}
+
+TEST_CASE("a blocked filter is packed for its kernel in its own memory too",
+          "[weights]") {
+  mlc::registerPassesAndPipelines();
+  // The filter is rewritten twice, by graph-block-channels and by the
+  // contraction kernel's packing, and stays in the memory the importer
+  // gave it: the packed blob holds the same values in another order.
+  const char *text = R"mlir(
+func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x64x6x6xf32> {
+  %w = graph.constant dense_resource<w_conv> : tensor<64x32x3x3xf32>
+  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x6x6xf32>
+  %1 = graph.relu %0 : tensor<1x64x6x6xf32>
+  return %1 : tensor<1x64x6x6xf32>
+}
+)mlir";
+  constexpr size_t kCount = 64 * 32 * 9;
+  auto value = [](size_t i) { return float(i) * 0.5f; }; // all distinct
+  for (bool release : {false, true}) {
+    INFO("release-weights " << release);
+    Weights w(text, {"w_conv"}, kCount, value);
+    const char *original =
+        w.manager->lookup("w_conv")->getBlob()->getData().data();
+    PassManager pm(&w.ctx, ModuleOp::getOperationName());
+    REQUIRE(succeeded(parsePassPipeline(
+        "graph-block-channels{block=16},func.func(graph-form-fusion-groups),"
+        "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-"
+        "bits=512 vector-registers=32 release-weights=" +
+            std::string(release ? "true" : "false") + "})",
+        pm)));
+    REQUIRE(succeeded(pm.run(*w.module)));
+    SmallVector<ArrayRef<char>> packed;
+    w.module->walk([&](arith::ConstantOp op) {
+      if (auto attr = dyn_cast<DenseResourceElementsAttr>(op.getValue()))
+        if (attr.getRawHandle().getKey().starts_with("packed_weight"))
+          packed.push_back(attr.getRawHandle().getBlob()->getData());
+    });
+    REQUIRE(packed.size() == 1);
+    REQUIRE(packed[0].size() == kCount * sizeof(float));
+    CHECK((packed[0].data() == original) == release);
+    // Every value once: the packing is a permutation.
+    const auto *f = reinterpret_cast<const float *>(packed[0].data());
+    std::vector<float> sorted(f, f + kCount);
+    std::sort(sorted.begin(), sorted.end());
+    size_t wrong = 0;
+    for (size_t i = 0; i < kCount; ++i)
+      wrong += sorted[i] != value(i);
+    CHECK(wrong == 0);
+  }
+}
