@@ -60,6 +60,10 @@ struct Weights {
     mlc::registerDialects(r);
     return r;
   }
+  /// Where the blob `name` keeps its bytes now.
+  const char *data(StringRef name) {
+    return manager->lookup(name)->getBlob()->getData().data();
+  }
   size_t bytes(StringRef name) {
     auto *entry = manager->lookup(name);
     return entry && entry->getBlob() ? entry->getBlob()->getData().size()
@@ -152,7 +156,7 @@ static void checkPackedInPlace(const char *name, int64_t batch, int64_t kK,
   for (bool release : {false, true}) {
     INFO("release-weights " << release);
     Weights w(text.c_str(), {name}, matrices * kK * kN, value);
-    const void *original = w.manager->lookup(name)->getBlob()->getData().data();
+    const void *original = w.data(name);
     PassManager pm(&w.ctx, ModuleOp::getOperationName());
     std::string pipeline =
         "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-"
@@ -226,7 +230,7 @@ func.func @fc2(%x: tensor<2x96xf32>, %y: tensor<2x96xf32>) -> (tensor<2x128xf32>
 }
 )mlir";
   Weights w(text, {"w_fc"}, 96 * 128, [](size_t i) { return float(i); });
-  const void *original = w.manager->lookup("w_fc")->getBlob()->getData().data();
+  const void *original = w.data("w_fc");
   PassManager pm(&w.ctx, ModuleOp::getOperationName());
   REQUIRE(succeeded(parsePassPipeline(
       "convert-graph-to-linalg,func.func(mlc-lower-fusion-groups{vector-bits="
@@ -242,6 +246,20 @@ func.func @fc2(%x: tensor<2x96xf32>, %y: tensor<2x96xf32>) -> (tensor<2x128xf32>
       }
   });
   CHECK(packed == 2);
+}
+
+/// A 3x3 convolution of a [1, 32, 6, 6] input by the weight `name`
+/// [outChannels, 32, 3, 3], then a relu.
+static std::string convModule(const std::string &name, int64_t outChannels) {
+  std::string w = "tensor<" + std::to_string(outChannels) + "x32x3x3xf32>";
+  std::string y = "tensor<1x" + std::to_string(outChannels) + "x6x6xf32>";
+  return "func.func @f(%x: tensor<1x32x6x6xf32>) -> " + y +
+         " {\n  %w = graph.constant dense_resource<" + name + "> : " + w +
+         "\n  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = "
+         "array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : "
+         "i64} : (tensor<1x32x6x6xf32>, " +
+         w + ") -> " + y + "\n  %1 = graph.relu %0 : " + y +
+         "\n  return %1 : " + y + "\n}\n";
 }
 
 /// Runs graph-block-channels (blocks of 16) on `text` and returns the
@@ -280,17 +298,8 @@ TEST_CASE("graph-block-channels blocks a filter only its convolution reads "
           "[weights]") {
   mlc::registerPassesAndPipelines();
   auto value = [](size_t i) { return float(i % 4099) * 0.25f - 3.0f; };
-  const char *one = R"mlir(
-func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x48x6x6xf32> {
-  %w = graph.constant dense_resource<w_conv> : tensor<48x32x3x3xf32>
-  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<48x32x3x3xf32>) -> tensor<1x48x6x6xf32>
-  %1 = graph.relu %0 : tensor<1x48x6x6xf32>
-  return %1 : tensor<1x48x6x6xf32>
-}
-)mlir";
-  Weights w(one, {"w_conv"}, 48 * 32 * 9, value);
-  const char *original =
-      w.manager->lookup("w_conv")->getBlob()->getData().data();
+  Weights w(convModule("w_conv", 48).c_str(), {"w_conv"}, 48 * 32 * 9, value);
+  const char *original = w.data("w_conv");
   SmallVector<ArrayRef<char>> filters = blockedFilters(w);
   REQUIRE(filters.size() == 1);
   CHECK(isBlockedFilter(filters[0], 48, 32, value));
@@ -313,8 +322,7 @@ func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
 }
 )mlir";
     Weights w(text, {"w_shared"}, 32 * 32 * 9, value);
-    const char *original =
-        w.manager->lookup("w_shared")->getBlob()->getData().data();
+    const char *original = w.data("w_shared");
     SmallVector<ArrayRef<char>> filters = blockedFilters(w);
     REQUIRE(filters.size() == 2);
     for (ArrayRef<char> f : filters) {
@@ -328,17 +336,9 @@ func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x32x6x6xf32> {
           value(12345 % (32 * 32 * 9)));
   }
   SECTION("the output channels are padded to a whole block") {
-    const char *text = R"mlir(
-func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x40x6x6xf32> {
-  %w = graph.constant dense_resource<w_padded> : tensor<40x32x3x3xf32>
-  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<40x32x3x3xf32>) -> tensor<1x40x6x6xf32>
-  %1 = graph.relu %0 : tensor<1x40x6x6xf32>
-  return %1 : tensor<1x40x6x6xf32>
-}
-)mlir";
-    Weights w(text, {"w_padded"}, 40 * 32 * 9, value);
-    const char *original =
-        w.manager->lookup("w_padded")->getBlob()->getData().data();
+    Weights w(convModule("w_padded", 40).c_str(), {"w_padded"}, 40 * 32 * 9,
+              value);
+    const char *original = w.data("w_padded");
     SmallVector<ArrayRef<char>> filters = blockedFilters(w);
     REQUIRE(filters.size() == 1);
     // [3, 2, 3, 3, 16, 16]: the padded output channels 40-47 are zeros.
@@ -358,21 +358,13 @@ TEST_CASE("a blocked filter is packed for its kernel in its own memory too",
   // The filter is rewritten twice, by graph-block-channels and by the
   // contraction kernel's packing, and stays in the memory the importer
   // gave it: the packed blob holds the same values in another order.
-  const char *text = R"mlir(
-func.func @f(%x: tensor<1x32x6x6xf32>) -> tensor<1x64x6x6xf32> {
-  %w = graph.constant dense_resource<w_conv> : tensor<64x32x3x3xf32>
-  %0 = graph.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x32x6x6xf32>, tensor<64x32x3x3xf32>) -> tensor<1x64x6x6xf32>
-  %1 = graph.relu %0 : tensor<1x64x6x6xf32>
-  return %1 : tensor<1x64x6x6xf32>
-}
-)mlir";
+  std::string text = convModule("w_conv", 64);
   constexpr size_t kCount = 64 * 32 * 9;
   auto value = [](size_t i) { return float(i) * 0.5f; }; // all distinct
   for (bool release : {false, true}) {
     INFO("release-weights " << release);
-    Weights w(text, {"w_conv"}, kCount, value);
-    const char *original =
-        w.manager->lookup("w_conv")->getBlob()->getData().data();
+    Weights w(text.c_str(), {"w_conv"}, kCount, value);
+    const char *original = w.data("w_conv");
     PassManager pm(&w.ctx, ModuleOp::getOperationName());
     REQUIRE(succeeded(parsePassPipeline(
         "graph-block-channels{block=16},func.func(graph-form-fusion-groups),"
