@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <optional>
 #include <vector>
@@ -151,6 +152,11 @@ private:
   /// does not apply.
   bool packThroughCopy(Access &a, ArrayRef<unsigned> order,
                        RankedTensorType packedType);
+  mlir::DialectResourceBlobManager::BlobEntry *
+  ownedWeight(const Access &a) const;
+  void adoptPacked(Access &a,
+                   mlir::DialectResourceBlobManager::BlobEntry *entry,
+                   RankedTensorType packedType);
   void packConstant(ArrayRef<float> src, ArrayRef<int64_t> srcShape,
                     ArrayRef<unsigned> order, const Access &a,
                     ArrayRef<int64_t> shape,

@@ -179,6 +179,35 @@ constexpr int64_t kMaxCopiedMatrix = int64_t(1) << 22;
 /// pack()'s loop dim of a tensor dim of extent 1 (read at index 0).
 constexpr unsigned kUnitDim = ~0u;
 
+/// The blob of the weight `a` reads, when the kernel alone reads it and its
+/// bytes are `a`'s floats, writable where they are; else null.
+graph::BlobEntry *Emitter::ownedWeight(const Access &a) const {
+  arith::ConstantOp cst = groupConstant(group, a.tensor);
+  graph::BlobEntry *entry = cst ? graph::weightBlob(cst) : nullptr;
+  int64_t n = cast<RankedTensorType>(a.tensor.getType()).getNumElements();
+  if (!entry || !opts.ownsWeight(cst) ||
+      !graph::writableBytes(entry, n * sizeof(float), alignof(float)))
+    return nullptr;
+  return entry;
+}
+
+/// The floats of a blob ownedWeight returned.
+static MutableArrayRef<float> weightValues(graph::BlobEntry *entry) {
+  MutableArrayRef<char> bytes = entry->getBlob()->getMutableData();
+  return MutableArrayRef<float>(reinterpret_cast<float *>(bytes.data()),
+                                bytes.size() / sizeof(float));
+}
+
+/// `a` reads the packed weight now in `entry`'s bytes, which a new constant
+/// takes over (the old one, unread, keeps an empty blob).
+void Emitter::adoptPacked(Access &a, graph::BlobEntry *entry,
+                          RankedTensorType packedType) {
+  a.tensor = arith::ConstantOp::create(
+      b, loc,
+      DenseResourceElementsAttr::get(packedType, "packed_weight",
+                                     graph::takeBlob(entry)));
+}
+
 bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
                           RankedTensorType packedType) {
   // [outer..., K, N] packs to [outer..., N/nr, K, nr]: with N a multiple of
@@ -201,17 +230,10 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
         return type.getDimSize(dim.index()) != p.bounds[dim.value()];
       }))
     return false;
-  arith::ConstantOp cst = groupConstant(group, a.tensor);
-  graph::BlobEntry *entry = cst ? graph::weightBlob(cst) : nullptr;
-  std::optional<MutableArrayRef<char>> bytes =
-      entry && opts.ownsWeight(cst)
-          ? graph::writableBytes(entry, type.getNumElements() * sizeof(float),
-                                 alignof(float))
-          : std::nullopt;
-  if (!bytes)
+  graph::BlobEntry *entry = ownedWeight(a);
+  if (!entry)
     return false;
-  MutableArrayRef<float> values(reinterpret_cast<float *>(bytes->data()),
-                                type.getNumElements());
+  MutableArrayRef<float> values = weightValues(entry);
   std::vector<float> scratch;
   for (int64_t at = 0, size = rows * cols, e = values.size(); at < e;
        at += size) {
@@ -223,12 +245,7 @@ bool Emitter::packInPlace(Access &a, ArrayRef<unsigned> order,
     else
       transposeInPlace(matrix, rows, cols / nr(), nr());
   }
-  // The constant (now unread) keeps an empty blob; the packed one owns the
-  // bytes.
-  a.tensor = arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(packedType, "packed_weight",
-                                     graph::takeBlob(entry)));
+  adoptPacked(a, entry, packedType);
   return true;
 }
 
@@ -246,27 +263,19 @@ bool Emitter::packThroughCopy(Access &a, ArrayRef<unsigned> order,
                (dim.value() == kUnitDim ? 1 : p.bounds[dim.value()]);
       }))
     return false;
-  arith::ConstantOp cst = groupConstant(group, a.tensor);
-  graph::BlobEntry *entry = cst ? graph::weightBlob(cst) : nullptr;
-  std::optional<MutableArrayRef<char>> bytes =
-      entry && opts.ownsWeight(cst)
-          ? graph::writableBytes(entry, n * sizeof(float), alignof(float))
-          : std::nullopt;
-  if (!bytes)
+  graph::BlobEntry *entry = ownedWeight(a);
+  if (!entry)
     return false;
-  std::vector<char> copy = opts.scratch ? opts.scratch->take(bytes->size())
-                                        : std::vector<char>(bytes->size());
-  std::memcpy(copy.data(), bytes->data(), bytes->size());
-  packConstant(
-      ArrayRef<float>(reinterpret_cast<const float *>(copy.data()), n),
-      type.getShape(), order, a, packedType.getShape(),
-      MutableArrayRef<float>(reinterpret_cast<float *>(bytes->data()), n));
+  MutableArrayRef<float> values = weightValues(entry);
+  size_t bytes = n * sizeof(float);
+  std::vector<char> copy =
+      opts.scratch ? opts.scratch->take(bytes) : std::vector<char>(bytes);
+  std::memcpy(copy.data(), values.data(), bytes);
+  packConstant(ArrayRef<float>(reinterpret_cast<const float *>(copy.data()), n),
+               type.getShape(), order, a, packedType.getShape(), values);
   if (opts.scratch)
     opts.scratch->give(std::move(copy));
-  a.tensor = arith::ConstantOp::create(
-      b, loc,
-      DenseResourceElementsAttr::get(packedType, "packed_weight",
-                                     graph::takeBlob(entry)));
+  adoptPacked(a, entry, packedType);
   return true;
 }
 

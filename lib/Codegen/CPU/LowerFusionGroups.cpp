@@ -127,10 +127,10 @@ public:
     // as a constant's value) stays.
     llvm::DenseMap<BlobEntry *, int> counts;
     func.walk([&](Operation *op) {
-      std::optional<BlobEntry *> weight = weightOf(op);
+      BlobEntry *weight = mlc::graph::weightBlob(op);
       op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
         BlobEntry *blob = attr.getRawHandle().getResource();
-        counts[blob] += weight && *weight == blob
+        counts[blob] += weight == blob
                             ? int(std::distance(op->use_begin(), op->use_end()))
                             : kPinned;
       });
@@ -152,12 +152,12 @@ public:
       if (!arg.use_empty())
         continue;
       Operation *def = operand.getDefiningOp();
-      std::optional<BlobEntry *> weight = def ? weightOf(def) : std::nullopt;
-      if (!weight || stillUsed.contains(*weight))
+      BlobEntry *weight = mlc::graph::weightBlob(def);
+      if (!weight || stillUsed.contains(weight))
         continue;
-      auto it = remaining.find(*weight);
+      auto it = remaining.find(weight);
       if (it != remaining.end() && --it->second == 0)
-        mlc::graph::releaseBlob(*weight);
+        mlc::graph::releaseBlob(weight);
     }
   }
 
@@ -166,24 +166,14 @@ public:
   /// whose other readers were lowered without it could be taken too, but
   /// which group did would depend on the order the threads finish in.)
   bool exclusive(Operation *constant) const {
-    std::optional<BlobEntry *> weight = weightOf(constant);
-    auto it = weight ? remaining.find(*weight) : remaining.end();
+    BlobEntry *weight = mlc::graph::weightBlob(constant);
+    auto it = weight ? remaining.find(weight) : remaining.end();
     return constant->hasOneUse() && it != remaining.end() &&
            it->second.load() == 1;
   }
 
 private:
   static constexpr int kPinned = 1 << 30;
-  /// The blob of a constant whose value is a dense_resource.
-  static std::optional<BlobEntry *> weightOf(Operation *op) {
-    if (!op->hasTrait<OpTrait::ConstantLike>() || op->getNumResults() != 1)
-      return std::nullopt;
-    for (NamedAttribute named : op->getAttrs())
-      if (auto attr = dyn_cast<DenseResourceElementsAttr>(named.getValue()))
-        return attr.getRawHandle().getResource();
-    return std::nullopt;
-  }
-
   // Decremented from several threads; the map itself is never changed
   // after construction.
   std::unordered_map<BlobEntry *, std::atomic<int>> remaining;
