@@ -11,6 +11,7 @@
 #include "mlc/Codegen/CPU/Passes.h"
 #include "mlc/Codegen/CUDA/Passes.h"
 #include "mlc/Codegen/Common/Passes.h"
+#include "mlc/Codegen/Common/SubsetModels.h"
 #include "mlc/Conversion/GraphToLinalg/Passes.h"
 #include "mlc/Dialect/Graph/GraphDialect.h"
 #include "mlc/Transforms/Passes.h"
@@ -123,7 +124,7 @@ static std::string bufferizePipeline(const PipelineOptions &o) {
          // (Not on a GPU, where they are per-thread temporaries.)
          + std::string(o.target == Target::CUDA
                            ? ""
-                           : "func.func(buffer-loop-hoisting),") +
+                           : "func.func(mlc-hoist-loop-buffers),") +
          // Parallel tile loops: scf.forall -> scf.parallel -> OpenMP below.
          // (On a GPU mlc-map-kernels-to-gpu reads the forall's mapping.)
          std::string(o.target == Target::CPU
@@ -473,6 +474,8 @@ void registerPassesAndPipelines() {
 
 void registerDialects(DialectRegistry &registry) {
   registry.insert<graph::GraphDialect>();
+  // Before MLIR's own models of the same interface, which would win.
+  registerSubsetModels(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   // CUDA: gpu-module-to-binary translates kernels to LLVM IR and emits PTX
