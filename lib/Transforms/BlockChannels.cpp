@@ -414,22 +414,20 @@ private:
     int64_t n = ShapedType::getNumElements(shape);
     size_t bytes = n * sizeof(T);
     Operation *cst = filter.getDefiningOp();
+    BlobEntry *blob = weightBlob(cst);
     std::optional<MutableArrayRef<char>> own;
     // (A splat would become a dense attribute, as toElementsAttr makes it.)
     if (n == int64_t(src.size()) && n > kMaxDenseAttrElements &&
         refs.soleReader(cst) && !llvm::all_equal(src))
-      own = writableBytes(weightBlob(cst), bytes, alignof(T));
+      own = writableBytes(blob, bytes, alignof(T));
     if (!own || own->data() != reinterpret_cast<const char *>(src.data())) {
       out.tensor = HostTensor(kind, shape);
       fill(src, out.tensor.template values<T>());
       return out;
     }
-    std::vector<char> copy = scratch.take(bytes);
-    std::memcpy(copy.data(), src.data(), bytes);
-    fill(ArrayRef<T>(reinterpret_cast<const T *>(copy.data()), n),
-         MutableArrayRef<T>(reinterpret_cast<T *>(own->data()), n));
-    scratch.give(std::move(copy));
-    out.inPlace = takeBlob(weightBlob(cst));
+    scratch.rewriteFromCopy(
+        MutableArrayRef<T>(reinterpret_cast<T *>(own->data()), n), fill);
+    out.inPlace = takeBlob(blob);
     out.type = RankedTensorType::get(
         shape, cast<ShapedType>(filter.getType()).getElementType());
     return out;

@@ -16,8 +16,6 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
-#include <cstring>
-
 using namespace mlir;
 using namespace mlc;
 using namespace mlc::codegen;
@@ -266,15 +264,13 @@ bool Emitter::packThroughCopy(Access &a, ArrayRef<unsigned> order,
   graph::BlobEntry *entry = ownedWeight(a);
   if (!entry)
     return false;
-  MutableArrayRef<float> values = weightValues(entry);
-  size_t bytes = n * sizeof(float);
-  std::vector<char> copy =
-      opts.scratch ? opts.scratch->take(bytes) : std::vector<char>(bytes);
-  std::memcpy(copy.data(), values.data(), bytes);
-  packConstant(ArrayRef<float>(reinterpret_cast<const float *>(copy.data()), n),
-               type.getShape(), order, a, packedType.getShape(), values);
-  if (opts.scratch)
-    opts.scratch->give(std::move(copy));
+  graph::ScratchBuffers own;
+  (opts.scratch ? *opts.scratch : own)
+      .rewriteFromCopy(weightValues(entry),
+                       [&](ArrayRef<float> src, MutableArrayRef<float> dst) {
+                         packConstant(src, type.getShape(), order, a,
+                                      packedType.getShape(), dst);
+                       });
   adoptPacked(a, entry, packedType);
   return true;
 }

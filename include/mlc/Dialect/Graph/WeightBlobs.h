@@ -12,6 +12,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <cstring>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -64,11 +65,24 @@ private:
 /// whole model reuse the few buffers its threads need at once.
 class ScratchBuffers {
 public:
+  /// Rewrites `data` where it is: `rewrite(copy, data)`, with `copy` the
+  /// old values in one of the pool's buffers. Thread-safe.
+  template <typename T, typename F>
+  void rewriteFromCopy(llvm::MutableArrayRef<T> data, F &&rewrite) {
+    size_t bytes = data.size() * sizeof(T);
+    std::vector<char> copy = take(bytes);
+    std::memcpy(copy.data(), data.data(), bytes);
+    rewrite(llvm::ArrayRef<T>(reinterpret_cast<const T *>(copy.data()),
+                              data.size()),
+            data);
+    give(std::move(copy));
+  }
+
+private:
   /// A buffer of at least `bytes` bytes (more if it was used before).
   std::vector<char> take(size_t bytes);
   void give(std::vector<char> buffer);
 
-private:
   std::mutex lock;
   std::vector<std::vector<char>> free;
 };
