@@ -69,8 +69,8 @@ bool hugePagesOnRequest() {
 /// The memory a compile touches first costs one page fault per 4 KiB, on
 /// some VMs 12 us each: half of VGG-11-BN's compile. glibc asks for huge
 /// pages for its heap with the glibc.malloc.hugetlb=1 tunable: a fault per
-/// 2 MiB (VGG-11-BN 182,000 faults -> 7,000, 5.2 -> 3.9 s; Inception-v3
-/// 52,000 -> 6,000). A tunable is read only when a process starts, so the
+/// 2 MiB (VGG-11-BN 182,000 faults -> 10,000, 5.0 -> 3.9 s; Inception-v3
+/// 52,000 -> 9,000). A tunable is read only when a process starts, so the
 /// driver starts itself again with it added, once (after that it is set).
 /// A GLIBC_TUNABLES that already sets it is the user's choice, kept. If
 /// the restart fails, the compile goes on as it is.
